@@ -1,0 +1,90 @@
+# Rake: build every pass into bin/, librake into build/, the sanitizer
+# build into build-asan/.  `make test` runs everything under tests/.
+#
+#   make            build bin/
+#   make asan       build build-asan/bin/ with ASan and UBSan
+#   make test       install missing dependencies, build, run all tests
+#   make demo       install missing dependencies, build, run the demo
+#   make golden     regenerate golden files (review the diff!)
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
+CPPFLAGS := -Ilib
+LDLIBS  := -ljansson -lm
+ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=all
+
+PASSES  := $(notdir $(wildcard passes/*))
+LIB_SRC := $(wildcard lib/*.c)
+LIB_HDR := $(wildcard lib/*.h)
+
+all: build
+
+# ---- one build tree per flavour --------------------------------------------
+# $(1) = output root, $(2) = extra flags
+define TREE
+$(1)/lib/%.o: lib/%.c $(LIB_HDR)
+	@mkdir -p $$(@D)
+	$$(CC) $$(WARN) $(2) $$(CPPFLAGS) -c $$< -o $$@
+
+$(1)/lib/librake.a: $(patsubst lib/%.c,$(1)/lib/%.o,$(LIB_SRC))
+	@rm -f $$@
+	ar rcs $$@ $$^
+
+$(1)/passes/%.o: passes/%.c $(LIB_HDR) $$(wildcard $$(dir passes/$$*)*.h)
+	@mkdir -p $$(@D)
+	$$(CC) $$(WARN) $(2) $$(CPPFLAGS) -c $$< -o $$@
+endef
+
+$(eval $(call TREE,build,$(CFLAGS)))
+$(eval $(call TREE,build-asan,$(ASANFLAGS)))
+
+# bin/NAME from passes/NAME/*.c
+define PROG
+build/bin/$(1): $(patsubst passes/%.c,build/passes/%.o,$(wildcard passes/$(1)/*.c)) build/lib/librake.a
+	@mkdir -p $$(@D)
+	$$(CC) $(CFLAGS) -o $$@ $$^ $$(LDLIBS) $$(LDLIBS_$(1))
+build-asan/bin/$(1): $(patsubst passes/%.c,build-asan/passes/%.o,$(wildcard passes/$(1)/*.c)) build-asan/lib/librake.a
+	@mkdir -p $$(@D)
+	$$(CC) $(ASANFLAGS) -o $$@ $$^ $$(LDLIBS) $$(LDLIBS_$(1))
+endef
+LDLIBS_rake-verify := -lcapstone
+$(foreach p,$(PASSES),$(eval $(call PROG,$(p))))
+
+bin/%: build/bin/%
+	@mkdir -p bin
+	cp $< $@
+
+bin/rakec: drivers/rakec
+	@mkdir -p bin
+	cp $< $@
+	chmod +x $@
+
+build-asan/bin/rakec: drivers/rakec
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+build: $(addprefix bin/,$(PASSES)) bin/rakec
+
+asan: $(addprefix build-asan/bin/,$(PASSES)) build-asan/bin/rakec
+
+deps:
+	@tools/install-deps --check >/dev/null 2>&1 || tools/install-deps
+
+test: deps
+	$(MAKE) build asan
+	tests/run-all
+
+demo: deps
+	$(MAKE) build
+	tools/demo
+
+golden: build
+	tools/update-golden
+
+clean:
+	rm -rf bin build build-asan
+
+.PHONY: all build asan deps test demo golden clean

@@ -1,0 +1,125 @@
+/* ast.h: the syntax tree of a Rake program, shared by rake.ast and
+ * rake.checked.
+ *
+ * One struct, RkNode, serves every construct (as in chibicc): a node has a
+ * kind, a location and the handful of named children its kind uses.  Which
+ * children a kind has, and under which JSON keys, is one table in ast.c;
+ * the generic encoder and decoder walk that table, so the C names and the
+ * JSON names cannot drift apart.  The checker adds annotations (`ty`, `ref`,
+ * ...) to the same nodes; they are encoded only when set, so a rake.ast
+ * document never carries them. */
+#ifndef RK_AST_H
+#define RK_AST_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+#define RK_NODE_KINDS(X)                                                      \
+    /* definitions */                                                         \
+    X(PACK, "pack") X(RECORD, "record") X(UNION, "union") X(TINE, "tine")     \
+    X(SCRATCH, "scratch") X(RAKE, "rake") X(RUN, "run") X(SLOW, "slow")       \
+    X(EXTERN, "extern") X(STATE, "state") X(CONST, "const")                   \
+    X(EMBED, "embed") X(PARAM, "param") X(FIELD_DECL, "field_decl")           \
+    /* statements */                                                          \
+    X(LET, "let") X(FUSED, "fused") X(VAR, "var") X(ASSIGN, "assign")         \
+    X(RETURN, "return") X(IF, "if") X(WHILE, "while") X(FOR, "for")           \
+    X(REPEAT, "repeat") X(BREAK, "break") X(CONTINUE, "continue")             \
+    X(THROUGH, "through") X(SWEEP, "sweep") X(ARM, "arm") X(WITH, "with")     \
+    X(COMPACT, "compact") X(EXPR, "expr")                                     \
+    /* expressions */                                                         \
+    X(INT, "int") X(FLOAT, "float") X(BOOL, "bool") X(STRING, "string")       \
+    X(NAME, "name") X(UNIFORM, "uniform") X(TINE_REF, "tine_ref")             \
+    X(GAPS, "gaps") X(WILDCARD, "wildcard") X(BINARY, "binary")               \
+    X(UNARY, "unary") X(FIELD, "field") X(INDEX, "index") X(CALL, "call")     \
+    X(CONVERT, "convert") X(WRAP, "wrap") X(BITCAST, "bitcast")               \
+    X(IF_EXPR, "if_expr") X(SHUFFLE, "shuffle") X(RECORD_LIT, "record_lit")   \
+    X(STACK_LIT, "stack_lit") X(ARRAY_LIT, "array_lit")                       \
+    X(ARRAY_FILL, "array_fill") X(SLOW_BLOCK, "slow_block")                   \
+    X(LANE_INDEX, "lane_index") X(LANES, "lanes") X(FIELD_INIT, "field_init") \
+    /* type syntax */                                                         \
+    X(TYPE_NAME, "type") X(TYPE_ARRAY, "array_type") X(TYPE_VIEW, "view_type")\
+    X(TYPE_STACK, "stack_type") X(TYPE_PACK, "pack_type")                     \
+    X(TYPE_PTR, "ptr_type") X(TYPE_FN, "fn_type") X(TYPE_MUT, "mut_type")     \
+    X(TYPE_UNIT, "unit_type")
+
+typedef enum RkKind {
+#define X(k, s) RK_##k,
+    RK_NODE_KINDS(X)
+#undef X
+    RK_KIND_COUNT
+} RkKind;
+
+typedef struct RkNode RkNode;
+
+typedef struct RkList {
+    RkNode **items;
+    int len;
+} RkList;
+
+struct RkNode {
+    RkKind kind;
+    RkLoc loc;
+    /* names and spellings */
+    const char *name; /* defined or referenced name, field, callee, tine */
+    const char *op;   /* operator spelling */
+    const char *text; /* literal spelling, string, header or file path */
+    /* children */
+    RkNode *type;    /* declared type (type syntax) */
+    RkNode *ret;     /* declared result type */
+    RkNode *lhs, *rhs;
+    RkNode *operand; /* unary, gaps, uniform mark, conversion */
+    RkNode *cond, *then_e, *else_e;
+    RkNode *value;   /* bound or assigned value, fallback, arm result */
+    RkNode *target;  /* assigned place */
+    RkNode *object;  /* field and index access */
+    RkNode *index;
+    RkNode *pred;    /* tine body, through header, arm, where */
+    RkNode *from, *to, *step;
+    RkNode *stack;   /* with / compact */
+    RkNode *elem;    /* element type */
+    RkNode *len;     /* array length */
+    RkList params, body, else_body, args, arms, fields, elems;
+    /* flags */
+    bool uniform;    /* <name: T>, for <i: T>, let <x: T> */
+    bool is_mut;
+    bool is_const;
+    bool unchecked;
+    bool applied;    /* #t(args) rather than #t */
+    bool discard;    /* slow { ...; } ends with ';' */
+    bool has_else;   /* if statement with an else part */
+    /* annotations added by rake-check (absent in rake.ast) */
+    const char *ty;  /* semantic type, in rk_type syntax */
+    const char *ref; /* what a name resolves to */
+    const char *note;/* kind-specific extra (callee kind, literal bits) */
+    int slot;        /* numbering for locals, tines, masks (-1 = none) */
+};
+
+typedef struct RkModule {
+    const char *source;
+    const char *target; /* NULL in rake.ast */
+    RkList decls;
+    json_t *extra;      /* further top-level keys, kept as they are */
+} RkModule;
+
+RkNode *rk_node_new(RkKind kind, RkLoc loc);
+const char *rk_kind_name(RkKind kind);
+bool rk_kind_is_expr(RkKind kind);
+bool rk_kind_is_type(RkKind kind);
+
+/* Growable lists for building. */
+typedef struct RkListBuilder {
+    RkNode **items;
+    int len, cap;
+} RkListBuilder;
+void rk_list_push(RkListBuilder *b, RkNode *n);
+RkList rk_list_finish(RkListBuilder *b);
+
+/* The document: rake.ast or rake.checked (the same tree, annotated). */
+json_t *rk_ast_encode(const RkModule *m, const char *kind);
+RkModule *rk_ast_decode(json_t *root);
+json_t *rk_ast_encode_node(const RkNode *n);
+
+#endif

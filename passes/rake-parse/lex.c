@@ -1,0 +1,485 @@
+/* lex.c: characters to tokens, then tokens to layout tokens.
+ *
+ * The raw lexer reads `~~` line comments, nested `(* *)` comments, names,
+ * reserved words, numbers, strings, `#tine` names, uniform literal marks
+ * (`<1.5>`, `<-1>`, `<true>` are single tokens, as in the original
+ * compiler) and punctuation, and marks the first token of each physical line.
+ *
+ * The layout pass then turns indentation into NEWLINE, INDENT and DEDENT
+ * tokens, Python-style, with three kinds of context:
+ *   - layout contexts (the file, and each `slow { ... }` block) compare each
+ *     line's indentation with a stack of open block depths;
+ *   - bracket contexts (`( )`, `[ ]` and data braces `{ }`) ignore line
+ *     ends, so long argument lists and `with { ... }` continue;
+ *   - inside a slow block `;` separates statements and the closing `}`
+ *     returns to the enclosing context.
+ * A tab in indentation, and a line that dedents to a depth no enclosing
+ * block has, are errors at their place. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "parse.h"
+
+static const char *reserved[] = {
+    "and", "bool", "bools", "break", "by", "compact", "const", "continue",
+    "scratch", "else", "embed", "extern", "f32", "f32s", "f64", "f64s",
+    "false", "fma", "for", "from", "gaps", "i16", "i16s", "i32", "i32s",
+    "i64", "i64s", "i8", "i8s", "if", "into", "lanes", "let", "mask",
+    "means", "mut", "not", "or", "pack", "ptr", "rake", "record", "repeat",
+    "return", "rotate_left", "rotate_right", "run", "shift_left",
+    "shift_right", "shuffle", "slow", "stack", "state", "sweep", "then",
+    "through", "tine", "to", "true", "u16", "u16s", "u32", "u32s", "u64",
+    "u64s", "u8", "u8s", "unchecked", "union", "up", "where", "while",
+    "with", NULL};
+
+static const char *puncts[] = {"<|", "=>", "->", "<-", ":=", "<=", ">=", "!=",
+                               "(",  ")",  "[",  "]",  "{",  "}",  ",",  ";",
+                               ":",  ".",  "+",  "-",  "*",  "/",  "%",  "=",
+                               "<",  ">",  "|",  "@",  NULL};
+
+const char *tok_kind_name(TokKind k)
+{
+    static const char *n[] = {"eof",   "newline", "indent",   "dedent",
+                              "ident", "typename", "tine",    "int",
+                              "float", "string",  "marklit",  "keyword",
+                              "punct", "underscore"};
+    return n[k];
+}
+
+typedef struct Lexer {
+    const char *src, *p;
+    int line;
+    const char *line_start;
+    bool bol;         /* no token yet on this physical line */
+    const char *tab;  /* first tab in this line's indentation, if any */
+    TokArray out;
+} Lexer;
+
+static RkLoc here(Lexer *lx, const char *at)
+{
+    RkLoc l = {lx->line, (int)(at - lx->line_start) + 1};
+    return l;
+}
+
+static void push(TokArray *a, Tok t)
+{
+    if (a->len == a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 256;
+        a->items = realloc(a->items, sizeof(Tok) * (size_t)a->cap);
+        if (!a->items)
+            rk_diag_internal("out of memory");
+    }
+    a->items[a->len++] = t;
+}
+
+static void emit(Lexer *lx, TokKind k, const char *start, size_t n)
+{
+    if (lx->bol && lx->tab) {
+        RkLoc at = here(lx, lx->tab);
+        rk_diag_fatal(at, "a tab in indentation: indent with spaces only");
+    }
+    Tok t = {k, rk_arena_strndup(&rk_heap, start, n), here(lx, start), lx->bol};
+    lx->bol = false;
+    push(&lx->out, t);
+}
+
+static void newline(Lexer *lx)
+{
+    lx->line++;
+    lx->line_start = lx->p;
+    lx->bol = true;
+    lx->tab = NULL;
+}
+
+static void skip_block_comment(Lexer *lx)
+{
+    const char *open = lx->p;
+    RkLoc at = here(lx, open);
+    int depth = 0;
+    while (*lx->p) {
+        if (lx->p[0] == '(' && lx->p[1] == '*') {
+            depth++;
+            lx->p += 2;
+        } else if (lx->p[0] == '*' && lx->p[1] == ')') {
+            lx->p += 2;
+            if (--depth == 0)
+                return;
+        } else if (*lx->p == '\n') {
+            lx->p++;
+            newline(lx);
+        } else {
+            lx->p++;
+        }
+    }
+    rk_diag_fatal(at, "unterminated comment: '(*' has no matching '*)'");
+}
+
+/* Skip spaces, tabs, comments and line ends. */
+static void skip_space(Lexer *lx)
+{
+    for (;;) {
+        char c = *lx->p;
+        if (c == ' ' || c == '\r') {
+            lx->p++;
+        } else if (c == '\t') {
+            if (lx->bol && !lx->tab)
+                lx->tab = lx->p;
+            lx->p++;
+        } else if (c == '\n') {
+            lx->p++;
+            newline(lx);
+        } else if (c == '~' && lx->p[1] == '~') {
+            while (*lx->p && *lx->p != '\n')
+                lx->p++;
+        } else if (c == '(' && lx->p[1] == '*') {
+            skip_block_comment(lx);
+        } else {
+            return;
+        }
+    }
+}
+
+static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Length of a number lexeme at s (0 if none); *is_float tells its kind. */
+static size_t number_len(const char *s, bool *is_float)
+{
+    const char *p = s;
+    *is_float = false;
+    if (!isdigit((unsigned char)*p))
+        return 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+        p += 2;
+        while (isxdigit((unsigned char)*p))
+            p++;
+        return (size_t)(p - s);
+    }
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (*p == '.' && !(isalpha((unsigned char)p[1]) || p[1] == '_')) {
+        *is_float = true;
+        p++;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if ((*p == 'e' || *p == 'E') &&
+        (isdigit((unsigned char)p[1]) ||
+         ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])))) {
+        *is_float = true;
+        p += 2;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return (size_t)(p - s);
+}
+
+static void lex_number(Lexer *lx)
+{
+    bool is_float;
+    size_t n = number_len(lx->p, &is_float);
+    if (is_ident_char(lx->p[n]))
+        rk_diag_fatal(here(lx, lx->p), "invalid numeric literal '%.*s'",
+                      (int)(n + 1), lx->p);
+    emit(lx, is_float ? T_FLOAT : T_INT, lx->p, n);
+    lx->p += n;
+}
+
+/* `<1.5>`, `<-1>`, `<true>`, `<false>` are one token. */
+static bool lex_mark_literal(Lexer *lx)
+{
+    const char *s = lx->p + 1;
+    size_t n;
+    bool is_float;
+    if (!strncmp(s, "true>", 5))
+        n = 4;
+    else if (!strncmp(s, "false>", 6))
+        n = 5;
+    else {
+        const char *d = *s == '-' ? s + 1 : s;
+        size_t m = number_len(d, &is_float);
+        if (!m || d[m] != '>')
+            return false;
+        n = (size_t)(d - s) + m;
+    }
+    Tok *t;
+    emit(lx, T_MARKLIT, s, n);
+    t = &lx->out.items[lx->out.len - 1];
+    t->loc = here(lx, lx->p);
+    lx->p = s + n + 1;
+    return true;
+}
+
+static void lex_word(Lexer *lx)
+{
+    const char *s = lx->p;
+    while (is_ident_char(*lx->p))
+        lx->p++;
+    size_t n = (size_t)(lx->p - s);
+    if (isupper((unsigned char)*s)) {
+        emit(lx, T_TYPENAME, s, n);
+        return;
+    }
+    if (n == 1 && *s == '_') {
+        emit(lx, T_UNDERSCORE, s, n);
+        return;
+    }
+    for (const char **r = reserved; *r; r++) {
+        if (strlen(*r) == n && !strncmp(*r, s, n)) {
+            emit(lx, T_KW, s, n);
+            return;
+        }
+    }
+    emit(lx, T_IDENT, s, n);
+}
+
+static void lex_string(Lexer *lx)
+{
+    const char *s = lx->p++;
+    while (*lx->p && *lx->p != '"' && *lx->p != '\n')
+        lx->p += (*lx->p == '\\' && lx->p[1] && lx->p[1] != '\n') ? 2 : 1;
+    if (*lx->p != '"')
+        rk_diag_fatal(here(lx, s), "unterminated string: a string may not "
+                                   "span lines");
+    emit(lx, T_STRING, s + 1, (size_t)(lx->p - s - 1));
+    lx->p++;
+}
+
+static void lex_tine(Lexer *lx)
+{
+    const char *s = lx->p;
+    if (!isalpha((unsigned char)s[1]) && s[1] != '_')
+        rk_diag_fatal(here(lx, s), "expected a tine name right after '#' "
+                                   "(write #name, with no space)");
+    lx->p++;
+    while (is_ident_char(*lx->p))
+        lx->p++;
+    emit(lx, T_TINE, s + 1, (size_t)(lx->p - s - 1));
+    lx->out.items[lx->out.len - 1].loc = here(lx, s);
+}
+
+static void lex_punct(Lexer *lx)
+{
+    if (*lx->p == '<' && lex_mark_literal(lx))
+        return;
+    for (const char **q = puncts; *q; q++) {
+        size_t n = strlen(*q);
+        if (!strncmp(lx->p, *q, n)) {
+            emit(lx, T_PUNCT, lx->p, n);
+            lx->p += n;
+            return;
+        }
+    }
+    unsigned char c = (unsigned char)*lx->p;
+    if (isprint(c))
+        rk_diag_fatal(here(lx, lx->p), "unexpected character '%c'", c);
+    rk_diag_fatal(here(lx, lx->p), "unexpected character (byte 0x%02x)", c);
+}
+
+static TokArray raw_tokens(const char *text)
+{
+    Lexer lx = {text, text, 1, text, true, NULL, {0}};
+    for (;;) {
+        skip_space(&lx);
+        char c = *lx.p;
+        if (!c)
+            break;
+        if (isdigit((unsigned char)c))
+            lex_number(&lx);
+        else if (isalpha((unsigned char)c) || c == '_')
+            lex_word(&lx);
+        else if (c == '"')
+            lex_string(&lx);
+        else if (c == '#')
+            lex_tine(&lx);
+        else
+            lex_punct(&lx);
+    }
+    Tok eof = {T_EOF, "", here(&lx, lx.p), true};
+    push(&lx.out, eof);
+    return lx.out;
+}
+
+/* --- layout --------------------------------------------------------------- */
+
+enum { MAX_NEST = 256, MAX_INDENTS = 256 };
+
+typedef enum { CTX_LAYOUT, CTX_BRACKET } CtxKind;
+
+typedef struct Ctx {
+    CtxKind kind;
+    char close;              /* ')' ']' '}' for brackets and slow blocks */
+    int indents[MAX_INDENTS];
+    int depth;               /* entries in indents */
+    bool started;            /* a token has been laid out in this context */
+    RkLoc open;
+} Ctx;
+
+typedef struct Layout {
+    TokArray out;
+    Ctx *ctx[MAX_NEST];
+    int n;
+    int line_indent;         /* indentation of the current physical line */
+} Layout;
+
+static void put(Layout *lo, TokKind k, const char *text, RkLoc loc)
+{
+    Tok t = {k, text, loc, false};
+    push(&lo->out, t);
+}
+
+static Tok *last(Layout *lo)
+{
+    return lo->out.len ? &lo->out.items[lo->out.len - 1] : NULL;
+}
+
+static Ctx *open_ctx(Layout *lo, CtxKind kind, char close, int base, RkLoc at)
+{
+    if (lo->n == MAX_NEST)
+        rk_diag_fatal(at, "brackets and blocks nest more than %d deep", MAX_NEST);
+    Ctx *c = calloc(1, sizeof *c);
+    c->kind = kind;
+    c->close = close;
+    c->indents[0] = base;
+    c->depth = 1;
+    c->open = at;
+    lo->ctx[lo->n++] = c;
+    return c;
+}
+
+static void end_line(Layout *lo, RkLoc loc)
+{
+    Tok *t = last(lo);
+    if (t && t->kind != T_NEWLINE && t->kind != T_INDENT)
+        put(lo, T_NEWLINE, "", loc);
+}
+
+/* Close every block of a layout context deeper than `col`. */
+static void dedent_to(Layout *lo, Ctx *c, int col, RkLoc loc, bool exact)
+{
+    while (c->depth > 1 && c->indents[c->depth - 1] > col) {
+        c->depth--;
+        put(lo, T_DEDENT, "", loc);
+    }
+    if (exact && c->indents[c->depth - 1] != col) {
+        rk_diag_fatal(loc, "this line is indented %d spaces, which matches "
+                           "no enclosing block (indented %d)",
+                      col, c->indents[c->depth - 1]);
+    }
+}
+
+static void layout_line_start(Layout *lo, Ctx *c, Tok *t)
+{
+    int col = t->loc.col - 1;
+    if (lo->n > 1 && col <= c->indents[0])
+        rk_diag_fatal(t->loc, "the statements of a slow block are indented "
+                              "deeper than the line that opens it, and the "
+                              "block ends with '}'");
+    if (!c->started) {
+        c->started = true;
+        if (col > c->indents[0]) {
+            c->indents[c->depth++] = col;
+            put(lo, T_INDENT, "", t->loc);
+        }
+        return;
+    }
+    int top = c->indents[c->depth - 1];
+    if (col > top) {
+        end_line(lo, t->loc);
+        if (c->depth == MAX_INDENTS)
+            rk_diag_fatal(t->loc, "blocks nest more than %d deep", MAX_INDENTS);
+        c->indents[c->depth++] = col;
+        put(lo, T_INDENT, "", t->loc);
+    } else {
+        end_line(lo, t->loc);
+        dedent_to(lo, c, col, t->loc, true);
+    }
+}
+
+static void close_slow_block(Layout *lo, Ctx *c, Tok *t)
+{
+    end_line(lo, t->loc);
+    dedent_to(lo, c, c->indents[0], t->loc, false);
+    lo->n--;
+    free(c);
+    push(&lo->out, *t);
+}
+
+static char closer_of(const char *s)
+{
+    return *s == '(' ? ')' : *s == '[' ? ']' : '}';
+}
+
+static void bracket(Layout *lo, Tok *t, Tok *prev)
+{
+    const char *s = t->text;
+    if (!strcmp(s, "(") || !strcmp(s, "[") || !strcmp(s, "{")) {
+        push(&lo->out, *t);
+        bool slow = *s == '{' && prev && prev->kind == T_KW &&
+                    !strcmp(prev->text, "slow");
+        Ctx *c = open_ctx(lo, slow ? CTX_LAYOUT : CTX_BRACKET, closer_of(s),
+                          lo->line_indent, t->loc);
+        c->started = !slow;
+        return;
+    }
+    Ctx *c = lo->n > 1 ? lo->ctx[lo->n - 1] : NULL;
+    if (!c || c->close != *s) {
+        if (c)
+            rk_diag_fatal(t->loc, "unexpected '%s': the '%c' opened at "
+                                  "line %d, column %d is still open",
+                          s, c->close == ')' ? '(' : c->close == ']' ? '[' : '{',
+                          c->open.line, c->open.col);
+        rk_diag_fatal(t->loc, "unexpected '%s' with nothing open", s);
+    }
+    if (c->kind == CTX_LAYOUT) {
+        close_slow_block(lo, c, t);
+        return;
+    }
+    lo->n--;
+    free(c);
+    push(&lo->out, *t);
+}
+
+static bool is_bracket(Tok *t)
+{
+    return t->kind == T_PUNCT && strchr("()[]{}", t->text[0]) && !t->text[1];
+}
+
+TokArray lex_source(const char *text)
+{
+    TokArray raw = raw_tokens(text);
+    Layout lo = {{0}, {0}, 0, 0};
+    open_ctx(&lo, CTX_LAYOUT, 0, 0, raw.items[0].loc);
+    Tok *prev = NULL;
+    for (int i = 0; i < raw.len; i++) {
+        Tok *t = &raw.items[i];
+        Ctx *c = lo.ctx[lo.n - 1];
+        if (t->kind == T_EOF) {
+            if (lo.n > 1)
+                rk_diag_fatal(c->open, "this '%s' is never closed",
+                              c->close == ')' ? "(" : c->close == ']' ? "[" : "{");
+            end_line(&lo, t->loc);
+            dedent_to(&lo, c, 0, t->loc, false);
+            push(&lo.out, *t);
+            break;
+        }
+        if (t->bol)
+            lo.line_indent = t->loc.col - 1;
+        if (c->kind == CTX_LAYOUT && t->bol &&
+            !(lo.n > 1 && is_bracket(t) && t->text[0] == '}'))
+            layout_line_start(&lo, c, t);
+        else if (c->kind == CTX_LAYOUT)
+            c->started = true;
+        if (is_bracket(t))
+            bracket(&lo, t, prev);
+        else if (c->kind == CTX_LAYOUT && lo.n > 1 && t->kind == T_PUNCT &&
+                 !strcmp(t->text, ";"))
+            put(&lo, T_NEWLINE, ";", t->loc);
+        else
+            push(&lo.out, *t);
+        prev = t;
+    }
+    free(raw.items);
+    return lo.out;
+}
