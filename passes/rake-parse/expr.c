@@ -254,6 +254,11 @@ static void close_mark(Parser *p)
         t->loc.col++;
         return;
     }
+    if (t->kind == T_PUNCT && strchr("+-*/%", t->text[0]) && !t->text[1])
+        syntax_error(t, "a mark holds a name or a literal, with fields and "
+                        "indexing, but no arithmetic: found '%s' (bind the "
+                        "value first, as in let <x: T> = ...)",
+                     t->text);
     expect(p, ">", "to close the uniform mark");
 }
 
@@ -286,7 +291,8 @@ static RkNode *mark(Parser *p, Tok *open)
     return u;
 }
 
-static RkList call_args(Parser *p, const char *what)
+/* `( e, ... )`; *close receives the ')' when close is not NULL. */
+static RkList call_args(Parser *p, const char *what, Tok **close)
 {
     RkListBuilder b = {0};
     expect(p, "(", what);
@@ -295,20 +301,32 @@ static RkList call_args(Parser *p, const char *what)
             rk_list_push(&b, parse_expr(p));
         while (accept(p, ","));
     }
-    expect(p, ")", "to close the arguments");
+    Tok *c = expect(p, ")", "to close the arguments");
+    if (close)
+        *close = c;
     return rk_list_finish(&b);
 }
 
 static RkNode *shuffle(Parser *p, Tok *t)
 {
     RkNode *n = node(RK_SHUFFLE, t);
-    RkList args = call_args(p, "after 'shuffle'");
-    if (args.len < 2 || args.items[args.len - 1]->kind != RK_ARRAY_LIT) {
-        RkLoc at = args.len ? args.items[args.len - 1]->loc : t->loc;
-        rk_diag_fatal(at, "shuffle takes one or two racks, then a list of lane "
-                          "indices in brackets, as in shuffle(a, [3, 2, 1, 0])");
+    Tok *close = NULL;
+    RkList args = call_args(p, "after 'shuffle'", &close);
+    RkNode *list = args.len ? args.items[args.len - 1] : NULL;
+    if (args.len < 2 || list->kind != RK_ARRAY_LIT) {
+        if (list && list->kind != RK_ARRAY_LIT && args.len >= 2)
+            rk_diag_fatal(list->loc, "a shuffle's last argument is its list "
+                                     "of lane indices in brackets, as in "
+                                     "shuffle(a, [3, 2, 1, 0])");
+        rk_diag_fatal(close->loc, "expected a list of lane indices in "
+                                  "brackets before ')', as in shuffle(a, "
+                                  "[3, 2, 1, 0]) or shuffle(a, b, [0, 4, 1, "
+                                  "5])");
     }
-    RkNode *list = args.items[args.len - 1];
+    if (args.len > 3)
+        rk_diag_fatal(args.items[2]->loc, "a shuffle takes one or two racks "
+                                          "before its lane indices, not %d",
+                      args.len - 1);
     for (int i = 0; i < list->elems.len; i++)
         if (list->elems.items[i]->kind != RK_INT)
             rk_diag_fatal(list->elems.items[i]->loc,
@@ -390,7 +408,14 @@ static RkNode *name_or_call(Parser *p, Tok *t)
     if (is(p, "(")) {
         RkNode *n = node(RK_CALL, t);
         n->name = t->text;
-        n->args = call_args(p, "to open the arguments");
+        n->args = call_args(p, "to open the arguments", NULL);
+        return n;
+    }
+    if (is(p, "{") && peek(p)->loc.line == t->loc.line) {
+        /* a record or union with a C typedef's lower-case name */
+        RkNode *n = node(RK_RECORD_LIT, t);
+        n->name = t->text;
+        n->fields = parse_field_inits(p, "to open the record's fields");
         return n;
     }
     RkNode *n = node(RK_NAME, t);
@@ -429,7 +454,7 @@ static RkNode *keyword_primary(Parser *p, Tok *t)
         !strcmp(s, "rotate_right")) {
         RkNode *n = node(RK_CALL, t);
         n->name = s;
-        n->args = call_args(p, "after the operation name");
+        n->args = call_args(p, "after the operation name", NULL);
         return n;
     }
     if (!strcmp(s, "lanes"))
@@ -609,10 +634,15 @@ static RkNode *add_expr(Parser *p)
 static RkNode *cmp_expr(Parser *p)
 {
     RkNode *e = add_expr(p);
+    bool compared = false;
     while (is_any(p, cmp_ops)) {
         Tok *op = advance(p);
         e = binary(op, e, add_expr(p));
+        compared = true;
     }
+    if (compared && is(p, "gaps"))
+        syntax_error(peek(p), "'gaps' follows a tine or a parenthesised "
+                              "predicate: write (comparison) gaps");
     return e;
 }
 

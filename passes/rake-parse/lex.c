@@ -52,7 +52,9 @@ typedef struct Lexer {
     const char *src, *p;
     int line;
     const char *line_start;
-    bool bol;         /* no token yet on this physical line */
+    bool bol;         /* no token yet on this line */
+    int indent;       /* the line's indentation, or -1 before its first
+                         non-blank character */
     const char *tab;  /* first tab in this line's indentation, if any */
     TokArray out;
 } Lexer;
@@ -74,25 +76,52 @@ static void push(TokArray *a, Tok t)
     a->items[a->len++] = t;
 }
 
-static void emit(Lexer *lx, TokKind k, const char *start, size_t n)
+/* The line's indentation is measured at its first non-blank character,
+ * which may open a comment: `(* note *) x := 1` is indented as its `(*`. */
+static void mark_indent(Lexer *lx, const char *at)
+{
+    if (lx->indent < 0)
+        lx->indent = (int)(at - lx->line_start);
+}
+
+/* A token of kind k whose lexeme starts at `at`, with text [text, text+n). */
+static void emit_at(Lexer *lx, TokKind k, const char *at, const char *text,
+                    size_t n)
 {
     if (lx->bol && lx->tab) {
-        RkLoc at = here(lx, lx->tab);
-        rk_diag_fatal(at, "a tab in indentation: indent with spaces only");
+        RkLoc where = here(lx, lx->tab);
+        rk_diag_fatal(where, "a tab in indentation: indent with spaces only");
     }
-    Tok t = {k, rk_arena_strndup(&rk_heap, start, n), here(lx, start), lx->bol};
+    mark_indent(lx, at);
+    Tok t = {k, rk_arena_strndup(&rk_heap, text, n), here(lx, at),
+             here(lx, at), lx->bol, lx->bol ? lx->indent : 0};
     lx->bol = false;
     push(&lx->out, t);
 }
 
-static void newline(Lexer *lx)
+static void emit(Lexer *lx, TokKind k, const char *start, size_t n)
+{
+    emit_at(lx, k, start, start, n);
+}
+
+/* Step over a line end (also inside a block comment). */
+static void next_line(Lexer *lx)
 {
     lx->line++;
     lx->line_start = lx->p;
+}
+
+/* A line end outside comments: a new line for layout starts. */
+static void newline(Lexer *lx)
+{
+    next_line(lx);
     lx->bol = true;
+    lx->indent = -1;
     lx->tab = NULL;
 }
 
+/* A block comment is blank space, even over several lines: the token after
+ * its `*)` continues the line the comment started on. */
 static void skip_block_comment(Lexer *lx)
 {
     const char *open = lx->p;
@@ -108,12 +137,12 @@ static void skip_block_comment(Lexer *lx)
                 return;
         } else if (*lx->p == '\n') {
             lx->p++;
-            newline(lx);
+            next_line(lx);
         } else {
             lx->p++;
         }
     }
-    rk_diag_fatal(at, "unterminated comment: '(*' has no matching '*)'");
+    rk_diag_fatal(at, "unterminated comment: this '(*' has no matching '*)'");
 }
 
 /* Skip spaces, tabs, comments and line ends. */
@@ -124,7 +153,7 @@ static void skip_space(Lexer *lx)
         if (c == ' ' || c == '\r') {
             lx->p++;
         } else if (c == '\t') {
-            if (lx->bol && !lx->tab)
+            if (lx->indent < 0 && !lx->tab)
                 lx->tab = lx->p;
             lx->p++;
         } else if (c == '\n') {
@@ -134,6 +163,7 @@ static void skip_space(Lexer *lx)
             while (*lx->p && *lx->p != '\n')
                 lx->p++;
         } else if (c == '(' && lx->p[1] == '*') {
+            mark_indent(lx, lx->p);
             skip_block_comment(lx);
         } else {
             return;
@@ -179,9 +209,13 @@ static void lex_number(Lexer *lx)
 {
     bool is_float;
     size_t n = number_len(lx->p, &is_float);
-    if (is_ident_char(lx->p[n]))
+    if (is_ident_char(lx->p[n])) {
+        size_t m = n;
+        while (is_ident_char(lx->p[m]))
+            m++;
         rk_diag_fatal(here(lx, lx->p), "invalid numeric literal '%.*s'",
-                      (int)(n + 1), lx->p);
+                      (int)m, lx->p);
+    }
     emit(lx, is_float ? T_FLOAT : T_INT, lx->p, n);
     lx->p += n;
 }
@@ -203,10 +237,7 @@ static bool lex_mark_literal(Lexer *lx)
             return false;
         n = (size_t)(d - s) + m;
     }
-    Tok *t;
-    emit(lx, T_MARKLIT, s, n);
-    t = &lx->out.items[lx->out.len - 1];
-    t->loc = here(lx, lx->p);
+    emit_at(lx, T_MARKLIT, lx->p, s, n);
     lx->p = s + n + 1;
     return true;
 }
@@ -240,9 +271,10 @@ static void lex_string(Lexer *lx)
     while (*lx->p && *lx->p != '"' && *lx->p != '\n')
         lx->p += (*lx->p == '\\' && lx->p[1] && lx->p[1] != '\n') ? 2 : 1;
     if (*lx->p != '"')
-        rk_diag_fatal(here(lx, s), "unterminated string: a string may not "
-                                   "span lines");
-    emit(lx, T_STRING, s + 1, (size_t)(lx->p - s - 1));
+        rk_diag_fatal(here(lx, s), "unterminated string: the closing '\"' "
+                                   "is missing (a string may not span "
+                                   "lines)");
+    emit_at(lx, T_STRING, s, s + 1, (size_t)(lx->p - s - 1));
     lx->p++;
 }
 
@@ -255,14 +287,37 @@ static void lex_tine(Lexer *lx)
     lx->p++;
     while (is_ident_char(*lx->p))
         lx->p++;
-    emit(lx, T_TINE, s + 1, (size_t)(lx->p - s - 1));
-    lx->out.items[lx->out.len - 1].loc = here(lx, s);
+    emit_at(lx, T_TINE, s, s + 1, (size_t)(lx->p - s - 1));
+}
+
+/* Characters and spellings from other languages get a specific message. */
+static void reject_foreign(Lexer *lx)
+{
+    const char *p = lx->p;
+    char prev = p > lx->src ? p[-1] : ' ';
+    if (p[0] == '.' && isdigit((unsigned char)p[1]) && !is_ident_char(prev) &&
+        prev != ')' && prev != ']') {
+        bool is_float;
+        size_t n = 1 + number_len(p + 1, &is_float);
+        rk_diag_fatal(here(lx, p), "invalid numeric literal '%.*s': a number "
+                                   "starts with a digit (write 0%.*s)",
+                      (int)n, p, (int)n, p);
+    }
+    if (p[0] == '=' && p[1] == '=')
+        rk_diag_fatal(here(lx, p), "unexpected '==': equality is a single '='");
+    if (p[0] == '!' && p[1] != '=')
+        rk_diag_fatal(here(lx, p), "unexpected character '!': negation is "
+                                   "'not' and inequality is '!='");
+    if (p[0] == '&')
+        rk_diag_fatal(here(lx, p), "unexpected character '&': conjunction is "
+                                   "'and' (bit_and(a, b) for bits)");
 }
 
 static void lex_punct(Lexer *lx)
 {
     if (*lx->p == '<' && lex_mark_literal(lx))
         return;
+    reject_foreign(lx);
     for (const char **q = puncts; *q; q++) {
         size_t n = strlen(*q);
         if (!strncmp(lx->p, *q, n)) {
@@ -274,12 +329,15 @@ static void lex_punct(Lexer *lx)
     unsigned char c = (unsigned char)*lx->p;
     if (isprint(c))
         rk_diag_fatal(here(lx, lx->p), "unexpected character '%c'", c);
-    rk_diag_fatal(here(lx, lx->p), "unexpected character (byte 0x%02x)", c);
+    rk_diag_fatal(here(lx, lx->p), "unexpected character (byte 0x%02x): "
+                                   "outside strings and comments, Rake "
+                                   "source is ASCII",
+                  c);
 }
 
 static TokArray raw_tokens(const char *text)
 {
-    Lexer lx = {text, text, 1, text, true, NULL, {0}};
+    Lexer lx = {text, text, 1, text, true, -1, NULL, {0}};
     for (;;) {
         skip_space(&lx);
         char c = *lx.p;
@@ -295,8 +353,10 @@ static TokArray raw_tokens(const char *text)
             lex_tine(&lx);
         else
             lex_punct(&lx);
+        /* Every lexeme lies on one line and lx.p is just past it. */
+        lx.out.items[lx.out.len - 1].end = here(&lx, lx.p);
     }
-    Tok eof = {T_EOF, "", here(&lx, lx.p), true};
+    Tok eof = {T_EOF, "", here(&lx, lx.p), here(&lx, lx.p), true, 0};
     push(&lx.out, eof);
     return lx.out;
 }
@@ -325,7 +385,7 @@ typedef struct Layout {
 
 static void put(Layout *lo, TokKind k, const char *text, RkLoc loc)
 {
-    Tok t = {k, text, loc, false};
+    Tok t = {k, text, loc, loc, false, 0};
     push(&lo->out, t);
 }
 
@@ -348,30 +408,50 @@ static Ctx *open_ctx(Layout *lo, CtxKind kind, char close, int base, RkLoc at)
     return c;
 }
 
-static void end_line(Layout *lo, RkLoc loc)
+/* End the logical line: a NEWLINE just after its last token, unless the
+ * line is already ended or nothing has begun since a slow block's '{'. */
+static void end_line(Layout *lo)
 {
     Tok *t = last(lo);
-    if (t && t->kind != T_NEWLINE && t->kind != T_INDENT)
-        put(lo, T_NEWLINE, "", loc);
+    if (t && t->kind != T_NEWLINE && t->kind != T_INDENT &&
+        !(t->kind == T_PUNCT && !strcmp(t->text, "{")))
+        put(lo, T_NEWLINE, "", t->end);
 }
 
-/* Close every block of a layout context deeper than `col`. */
+/* "0, 4 and 8" for the open block depths of a layout context. */
+static const char *depth_list(Ctx *c)
+{
+    const char *s = "";
+    for (int i = 0; i < c->depth; i++)
+        s = rk_arena_printf(&rk_heap, "%s%s%d", s,
+                            i == 0 ? "" : i == c->depth - 1 ? " or " : ", ",
+                            c->indents[i]);
+    return s;
+}
+
+/* Close every block of a layout context deeper than `col`; with `exact`,
+ * `col` must then be the depth of an open block. */
 static void dedent_to(Layout *lo, Ctx *c, int col, RkLoc loc, bool exact)
 {
+    if (exact) {
+        bool found = false;
+        for (int i = 0; i < c->depth; i++)
+            found |= c->indents[i] == col;
+        if (!found)
+            rk_diag_fatal(loc, "inconsistent dedent: this line is indented %d "
+                               "spaces, which matches none of the enclosing "
+                               "blocks (indented %s spaces)",
+                          col, depth_list(c));
+    }
     while (c->depth > 1 && c->indents[c->depth - 1] > col) {
         c->depth--;
         put(lo, T_DEDENT, "", loc);
-    }
-    if (exact && c->indents[c->depth - 1] != col) {
-        rk_diag_fatal(loc, "this line is indented %d spaces, which matches "
-                           "no enclosing block (indented %d)",
-                      col, c->indents[c->depth - 1]);
     }
 }
 
 static void layout_line_start(Layout *lo, Ctx *c, Tok *t)
 {
-    int col = t->loc.col - 1;
+    int col = t->indent;
     if (lo->n > 1 && col <= c->indents[0])
         rk_diag_fatal(t->loc, "the statements of a slow block are indented "
                               "deeper than the line that opens it, and the "
@@ -386,20 +466,25 @@ static void layout_line_start(Layout *lo, Ctx *c, Tok *t)
     }
     int top = c->indents[c->depth - 1];
     if (col > top) {
-        end_line(lo, t->loc);
+        end_line(lo);
         if (c->depth == MAX_INDENTS)
             rk_diag_fatal(t->loc, "blocks nest more than %d deep", MAX_INDENTS);
         c->indents[c->depth++] = col;
         put(lo, T_INDENT, "", t->loc);
     } else {
-        end_line(lo, t->loc);
+        end_line(lo);
         dedent_to(lo, c, col, t->loc, true);
     }
 }
 
 static void close_slow_block(Layout *lo, Ctx *c, Tok *t)
 {
-    end_line(lo, t->loc);
+    if (t->bol && t->indent != c->indents[0])
+        rk_diag_fatal(t->loc, "this '}' closes the slow block opened at line "
+                              "%d, column %d, so it goes at that line's "
+                              "indentation (%d spaces), not %d",
+                      c->open.line, c->open.col, c->indents[0], t->indent);
+    end_line(lo);
     dedent_to(lo, c, c->indents[0], t->loc, false);
     lo->n--;
     free(c);
@@ -459,13 +544,13 @@ TokArray lex_source(const char *text)
             if (lo.n > 1)
                 rk_diag_fatal(c->open, "this '%s' is never closed",
                               c->close == ')' ? "(" : c->close == ']' ? "[" : "{");
-            end_line(&lo, t->loc);
+            end_line(&lo);
             dedent_to(&lo, c, 0, t->loc, false);
             push(&lo.out, *t);
             break;
         }
         if (t->bol)
-            lo.line_indent = t->loc.col - 1;
+            lo.line_indent = t->indent;
         if (c->kind == CTX_LAYOUT && t->bol &&
             !(lo.n > 1 && is_bracket(t) && t->text[0] == '}'))
             layout_line_start(&lo, c, t);

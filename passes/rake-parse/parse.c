@@ -361,12 +361,34 @@ static RkNode *expr_stmt(Parser *p, Tok *t)
     return n;
 }
 
+/* Keywords that start a definition and never a statement ('tine' starts
+ * both; 'slow' starts a slow block when '{' follows). */
+static bool is_definition_start(Parser *p)
+{
+    static const char *const kws[] = {"scratch", "rake", "run", "pack",
+                                      "record", "union", "state", "const",
+                                      "embed", "extern", NULL};
+    Tok *t = peek(p);
+    if (t->kind != T_KW)
+        return false;
+    if (!strcmp(t->text, "slow"))
+        return peek_at(p, 1)->kind == T_IDENT;
+    for (const char *const *k = kws; *k; k++)
+        if (!strcmp(*k, t->text))
+            return true;
+    return false;
+}
+
 RkNode *parse_stmt(Parser *p)
 {
     Tok *t = peek(p);
     if (t->kind == T_INDENT)
         syntax_error(t, "unexpected indentation: only a line ending in ':' "
                         "opens an indented block");
+    if (is_definition_start(p))
+        syntax_error(t, "a '%s' definition starts in the first column, not "
+                        "inside a body",
+                     t->text);
     if (t->kind == T_IDENT && (is_at(p, 1, ":=") || is_at(p, 1, ":")))
         return var_stmt(p, t, false);
     if (is(p, "(") && peek_at(p, 1)->kind == T_IDENT && is_at(p, 2, ":"))
@@ -432,8 +454,9 @@ static RkList field_groups(Parser *p, const char *what)
             f->type = type;
             rk_list_push(&b, f);
         } while (accept(p, ","));
-        if (!accept(p, ";") && !is(p, "}"))
-            syntax_error(peek(p), "expected ';' after the field names, found %s",
+        if (!accept(p, ";"))
+            syntax_error(peek(p), "expected ';' to end the field group "
+                                  "(T: a, b;), found %s",
                          describe(peek(p)));
     }
     expect(p, "}", "to close the fields");

@@ -27,7 +27,10 @@ typedef struct Tok {
     TokKind kind;
     const char *text;
     RkLoc loc;
-    bool bol; /* first token on its physical line */
+    RkLoc end; /* just after the token's last character in the source */
+    bool bol;  /* first token of its line (a block comment spanning lines
+                  does not end one) */
+    int indent; /* with bol: the line's indentation in columns */
 } Tok;
 
 typedef struct TokArray {
