@@ -259,6 +259,10 @@ static void close_mark(Parser *p)
                         "indexing, but no arithmetic: found '%s' (bind the "
                         "value first, as in let <x: T> = ...)",
                      t->text);
+    if (t->kind == T_PUNCT && !strcmp(t->text, "("))
+        syntax_error(t, "a mark holds a name or a literal, with fields and "
+                        "indexing, but no call: found '(' (bind the value "
+                        "first, as in let <x: T> = ...)");
     expect(p, ">", "to close the uniform mark");
 }
 

@@ -173,6 +173,14 @@ static void skip_space(Lexer *lx)
 
 static bool is_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+/* An exponent `e5`, `E-3`, `e+10` at p. */
+static bool is_exponent(const char *p)
+{
+    return (*p == 'e' || *p == 'E') &&
+           (isdigit((unsigned char)p[1]) ||
+            ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])));
+}
+
 /* Length of a number lexeme at s (0 if none); *is_float tells its kind. */
 static size_t number_len(const char *s, bool *is_float)
 {
@@ -188,15 +196,16 @@ static size_t number_len(const char *s, bool *is_float)
     }
     while (isdigit((unsigned char)*p))
         p++;
-    if (*p == '.' && !(isalpha((unsigned char)p[1]) || p[1] == '_')) {
+    /* digits '.' digits? exponent?; a '.' before a letter other than an
+     * exponent's is left alone (`2.e5` is a float, `2.x` is not). */
+    if (*p == '.' && (!(isalpha((unsigned char)p[1]) || p[1] == '_') ||
+                      is_exponent(p + 1))) {
         *is_float = true;
         p++;
         while (isdigit((unsigned char)*p))
             p++;
     }
-    if ((*p == 'e' || *p == 'E') &&
-        (isdigit((unsigned char)p[1]) ||
-         ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])))) {
+    if (is_exponent(p)) {
         *is_float = true;
         p += 2;
         while (isdigit((unsigned char)*p))
@@ -453,9 +462,11 @@ static void layout_line_start(Layout *lo, Ctx *c, Tok *t)
 {
     int col = t->indent;
     if (lo->n > 1 && col <= c->indents[0])
-        rk_diag_fatal(t->loc, "the statements of a slow block are indented "
-                              "deeper than the line that opens it, and the "
-                              "block ends with '}'");
+        rk_diag_fatal(t->loc, "this line is indented %d spaces, no deeper "
+                              "than line %d (%d spaces), which opened a slow "
+                              "block: its statements are indented deeper, "
+                              "and '}' ends it",
+                      col, c->open.line, c->indents[0]);
     if (!c->started) {
         c->started = true;
         if (col > c->indents[0]) {

@@ -81,6 +81,15 @@ void syntax_error(Tok *t, const char *fmt, ...)
     exit(RK_EXIT_USER);
 }
 
+/* A hint for a token that often stands where something else was meant. */
+static const char *hint(Tok *t)
+{
+    if (tok_is(t, "<-"))
+        return " ('<-' assigns: to compare with a negative number, write "
+               "'< -1' with a space)";
+    return "";
+}
+
 Tok *expect(Parser *p, const char *s, const char *context)
 {
     Tok *t = peek(p);
@@ -88,7 +97,8 @@ Tok *expect(Parser *p, const char *s, const char *context)
         if (t->kind == T_INDENT)
             syntax_error(t, "unexpected indentation: expected '%s' %s", s,
                          context);
-        syntax_error(t, "expected '%s' %s, found %s", s, context, describe(t));
+        syntax_error(t, "expected '%s' %s, found %s%s", s, context,
+                     describe(t), hint(t));
     }
     return advance(p);
 }
@@ -120,7 +130,8 @@ static void end_of_statement(Parser *p)
     if (t->kind == T_INDENT)
         syntax_error(t, "unexpected indentation: only a line ending in ':' "
                         "opens an indented block");
-    syntax_error(t, "expected the end of the statement, found %s", describe(t));
+    syntax_error(t, "expected the end of the statement, found %s%s",
+                 describe(t), hint(t));
 }
 
 RkList parse_block(Parser *p, Tok *opener)
@@ -234,7 +245,12 @@ static RkNode *if_or_expr(Parser *p, Tok *t)
         return if_stmt(p, t, cond);
     RkNode *e = rk_node_new(RK_IF_EXPR, t->loc);
     e->cond = cond;
-    expect(p, "then", "or ':' after the condition");
+    if (!is(p, "then"))
+        syntax_error(peek(p), "expected ':' after the if statement's "
+                              "condition (or 'then' in an if expression), "
+                              "found %s%s",
+                     describe(peek(p)), hint(peek(p)));
+    advance(p);
     e->then_e = parse_expr(p);
     expect(p, "else", "in an if expression (it needs both branches)");
     e->else_e = parse_expr(p);
@@ -389,6 +405,9 @@ RkNode *parse_stmt(Parser *p)
         syntax_error(t, "a '%s' definition starts in the first column, not "
                         "inside a body",
                      t->text);
+    if (is(p, "else"))
+        syntax_error(t, "'else' without an 'if': it goes right after the if's "
+                        "body, at the indentation of its 'if'");
     if (t->kind == T_IDENT && (is_at(p, 1, ":=") || is_at(p, 1, ":")))
         return var_stmt(p, t, false);
     if (is(p, "(") && peek_at(p, 1)->kind == T_IDENT && is_at(p, 2, ":"))
@@ -502,7 +521,9 @@ static RkNode *named_decl(Parser *p, Tok *t, RkKind k)
         syntax_error(name, "expected a name after '%s', found %s", t->text,
                      describe(name));
     if (k == RK_PACK && name->kind != T_TYPENAME)
-        syntax_error(name, "a pack's name starts with an upper-case letter");
+        syntax_error(name, "a pack's name starts with an upper-case letter, "
+                           "found '%s'",
+                     name->text);
     advance(p);
     n->name = name->text;
     return n;
@@ -544,8 +565,8 @@ static RkNode *decl(Parser *p)
         syntax_error(t, "unexpected indentation: a definition starts in the "
                         "first column");
     if (t->kind != T_KW)
-        syntax_error(t, "expected a definition (pack, tine, scratch, rake, "
-                        "run or slow), found %s",
+        syntax_error(t, "expected a definition such as scratch, rake, run, "
+                        "slow, tine or pack, found %s",
                      describe(t));
     const char *s = t->text;
     advance(p);
@@ -569,8 +590,8 @@ static RkNode *decl(Parser *p)
         !strcmp(s, "tine"))
         return simple_decl(p, t);
     p->pos--;
-    syntax_error(t, "expected a definition (pack, tine, scratch, rake, run or "
-                    "slow), found %s",
+    syntax_error(t, "expected a definition such as scratch, rake, run, slow, "
+                    "tine or pack, found %s",
                  describe(t));
 }
 
