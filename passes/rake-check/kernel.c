@@ -1,0 +1,715 @@
+/* kernel.c: scratches, rakes and the statements of vector code.
+ *
+ * A scratch is straight-line vector code ending in its result expression.
+ * A rake is, in order: setup `let`s, local tines, one or more through
+ * blocks, and the sweep.  This file checks both, the statements they share
+ * with runs, the fused-binding contract, and the two proofs of the rake:
+ *
+ *   - definedness: a through result without `else` is defined only under
+ *     its predicate (and whatever mask encloses it); every read must happen
+ *     under a mask that implies that, and cross-lane operations need fully
+ *     defined operands;
+ *   - coverage: the sweep's arms, each taking the lanes earlier arms left,
+ *     must cover every lane unless a `_` arm ends the sweep, and no arm may
+ *     be unreachable.
+ * Both are implications between BDDs (pred.c). */
+#include <string.h>
+
+#include "arena.h"
+#include "check.h"
+
+/* --- definedness ------------------------------------------------------------ */
+
+static RkNode *undefined_name(RkNode *e, RkBdd where)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == RK_NAME) {
+        Binding *b = lookup(e->name);
+        if (b && b->partial_pred && !rk_bdd_implies(where, b->def))
+            return e;
+        return NULL;
+    }
+    RkNode *kids[] = {e->lhs, e->rhs, e->operand, e->cond, e->then_e, e->else_e,
+                      e->object, e->index};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
+        RkNode *r = undefined_name(kids[i], where);
+        if (r)
+            return r;
+    }
+    for (int i = 0; i < e->args.len; i++) {
+        RkNode *r = undefined_name(e->args.items[i], where);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+void require_defined(RkNode *e, Info in, RkBdd where, const char *what)
+{
+    if (is_error(in.ty) || rk_bdd_implies(where, in.def))
+        return;
+    RkNode *n = undefined_name(e, where);
+    if (n) {
+        Binding *b = lookup(n->name);
+        ERROR(n->loc, "'%s' may be undefined here: its through block (line %d) "
+                      "has no else and defines it only where %s holds, but %s",
+              n->name, b->decl->loc.line, b->partial_pred, what);
+    } else {
+        ERROR(e->loc, "this value may be undefined in some lanes: %s", what);
+    }
+}
+
+/* --- the fused-binding contract ------------------------------------------------ */
+
+static const char *fused_violation(RkNode *e)
+{
+    if (!e)
+        return NULL;
+    switch (e->kind) {
+    case RK_CALL:
+        if (!e->note || strcmp(e->note, "builtin"))
+            return rk_arena_printf(&rk_heap, "call to '%s' is not a compiler-known "
+                                             "pure built-in",
+                                   e->name);
+        if (is_reduction_builtin(e->name) && strncmp(e->name, "scan_", 5))
+            return "reduction is not an inlineable expression shape";
+        if (!strncmp(e->name, "scan_", 5))
+            return "scan is not an inlineable expression shape";
+        if (!is_fusable_builtin(e->name))
+            return rk_arena_printf(&rk_heap, "'%s' is not an inlineable expression "
+                                             "shape",
+                                   e->name);
+        break;
+    case RK_INDEX:
+        return "indexing, loads and gathers are not inlineable expression shapes";
+    case RK_BITCAST:
+        return "conversions such as bitcast are not inlineable expression shapes";
+    case RK_SLOW_BLOCK:
+        return "a slow block is not an inlineable expression shape";
+    case RK_ARRAY_LIT: case RK_ARRAY_FILL: case RK_RECORD_LIT: case RK_STACK_LIT:
+        return "records and arrays are not inlineable expression shapes";
+    default:
+        break;
+    }
+    RkNode *kids[] = {e->lhs, e->rhs, e->operand, e->cond, e->then_e, e->else_e,
+                      e->object};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
+        const char *r = fused_violation(kids[i]);
+        if (r)
+            return r;
+    }
+    for (int i = 0; i < e->args.len; i++) {
+        const char *r = fused_violation(e->args.items[i]);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* --- statements ------------------------------------------------------------------ */
+
+static const RkType *declared(RkNode *tnode)
+{
+    return tnode ? resolve_type(tnode, true) : NULL;
+}
+
+/* A rack binding: a scalar value broadcasts into a rack of its element. */
+static const RkType *rack_of(const RkType *t)
+{
+    if (t->kind == RK_T_SCALAR && t->elem != RK_E_BOOL)
+        return rk_ty_rack(t->elem);
+    return t;
+}
+
+static bool bindable(RkNode *at, const RkType *t, const char *what)
+{
+    if (is_error(t))
+        return false;
+    if (t->kind == RK_T_RACK || t->kind == RK_T_MASK || t->kind == RK_T_COLUMN)
+        return true;
+    ERROR(at->loc, "%s binds a rack or a mask, not %s%s", what, ty_name(t),
+          t->kind == RK_T_SCALAR ? " (bind a uniform with let <x: T> = e)" : "");
+    return false;
+}
+
+static void let_uniform(RkNode *s)
+{
+    const RkType *t = resolve_type(s->type, true);
+    Info in = check_vexpr(s->value, t);
+    if (!is_error(t) && t->kind != RK_T_SCALAR)
+        ERROR(s->type->loc, "let <%s: T> binds a uniform scalar, not %s", s->name,
+              ty_name(t));
+    else if (!is_error(in.ty) && !is_error(t) && !rk_ty_equal(in.ty, t))
+        ERROR(s->value->loc, "the uniform <%s: %s> is bound to %s", s->name,
+              rk_ty_str(t), ty_name(in.ty));
+    if (!is_error(t) && t->elem == RK_E_BOOL && C->kind == FN_STACK_RUN &&
+        C->profile->arch == RK_ARCH_WASM)
+        ERROR(s->loc, "a bool uniform binding in a stack run compiles only on "
+                      "native targets");
+    Binding *b = bind(s, s->name, B_LET, t);
+    b->uniform = true;
+    s->ty = is_error(t) ? NULL : rk_ty_str(t);
+}
+
+static void let_rack(RkNode *s, bool fused)
+{
+    const RkType *want = declared(s->type);
+    if (want && is_error(want)) {
+        check_vexpr(s->value, NULL);
+        bind(s, s->name, B_LET, want);
+        return;
+    }
+    const char *saved = C->fused;
+    if (fused)
+        C->fused = s->name;
+    Info in = check_vexpr(s->value, want);
+    C->fused = saved;
+    const RkType *t = in.ty;
+    if (fused && !is_error(t)) {
+        const char *why = fused_violation(s->value);
+        if (why)
+            ERROR(s->value->loc, "Fused binding contract for '%s' rejected: %s",
+                  s->name, why);
+    }
+    if (want && !is_error(t)) {
+        if (fused && !rk_ty_equal(rack_of(t), want))
+            ERROR(s->type->loc, "Fused binding '%s' type mismatch: expected %s, "
+                                "got %s",
+                  s->name, rk_ty_str(want), rk_ty_str(rack_of(t)));
+        else if (!fused)
+            in = coerce(s->value, in, want, rk_arena_printf(&rk_heap, "the value of '%s'", s->name));
+        t = want;
+    }
+    if (!is_error(t))
+        t = rack_of(t);
+    Binding *b = bind(s, s->name, B_LET, bindable(s->value, t, fused ? "a fused binding" : "let") ? t : &rk_ty_error);
+    b->def = in.def;
+    if (t->kind == RK_T_MASK) {
+        b->mask = in.mask;
+        b->mask_def = in.def;
+    }
+    s->ty = is_error(b->type) ? NULL : rk_ty_str(b->type);
+}
+
+static void var_stmt(RkNode *s)
+{
+    const RkType *want = declared(s->type);
+    if (want && !is_error(want) && want->kind == RK_T_ARRAY) {
+        if (want->inner->kind != RK_T_RACK)
+            ERROR(s->type->loc, "vector code holds arrays of racks, not %s",
+                  rk_ty_str(want));
+        Info in = check_vexpr(s->value, want->inner);
+        coerce(s->value, in, want->inner, "a rack array's initial value");
+    } else {
+        Info in = check_vexpr(s->value, want);
+        if (want && !is_error(want))
+            coerce(s->value, in, want, rk_arena_printf(&rk_heap, "the value of '%s'", s->name));
+        else if (!is_error(in.ty))
+            want = rack_of(in.ty);
+        if (want && !is_error(want) && want->kind != RK_T_RACK && want->kind != RK_T_MASK) {
+            ERROR(s->loc, "a location in vector code holds a rack, a mask or an "
+                          "array of racks, not %s",
+                  ty_name(want));
+            want = &rk_ty_error;
+        }
+        require_defined(s->value, in, C->ctx, "a location is read in every lane");
+    }
+    if (!want)
+        want = &rk_ty_error;
+    bind(s, s->name, B_VAR, want);
+    s->ty = is_error(want) ? NULL : rk_ty_str(want);
+}
+
+static void assign_stmt(RkNode *s)
+{
+    RkNode *t = s->target;
+    Info ti = check_vexpr(t, NULL);
+    if (is_error(ti.ty)) {
+        check_vexpr(s->value, NULL);
+        return;
+    }
+    if (t->kind == RK_NAME) {
+        Binding *b = lookup(t->name);
+        if (b && b->kind != B_VAR) {
+            ERROR(t->loc, "'%s' is not a location: create one with %s := e",
+                  t->name, t->name);
+            return;
+        }
+    } else if (t->kind == RK_INDEX && t->note && !strcmp(t->note, "load")) {
+        Info vi = check_vexpr(t->object, NULL);
+        if (!is_error(vi.ty) && !vi.ty->mut)
+            ERROR(t->object->loc, "'%s' is a read-only view: declare it mut []%s to "
+                                  "store into it",
+                  expr_text(t->object), rk_ty_str(vi.ty->inner));
+        t->note = "store";
+    } else if (t->kind == RK_INDEX && t->note && !strcmp(t->note, "gather")) {
+        ERROR(t->loc, "%s has no scatter: a store takes a uniform index",
+              C->profile->name);
+        return;
+    } else if (!(t->kind == RK_INDEX && t->note && !strcmp(t->note, "array"))) {
+        ERROR(t->loc, "this can't be assigned: assign to a location, a rack array "
+                      "element or a view");
+        return;
+    }
+    Info v = check_vexpr(s->value, ti.ty);
+    coerce(s->value, v, ti.ty, "the assigned value");
+    require_defined(s->value, v, C->ctx, "an assignment stores every lane");
+}
+
+static void repeat_stmt(RkNode *s)
+{
+    long long lo, hi, a, b;
+    Info f = const_range(s->from, &lo, &a), t = const_range(s->to, &b, &hi);
+    if (is_error(f.ty) || is_error(t.ty) || lo != a || b != hi) {
+        ERROR(s->loc, "repeat's bounds are integer literals");
+        return;
+    }
+    check_vexpr(s->from, rk_ty_scalar(RK_E_I32));
+    check_vexpr(s->to, rk_ty_scalar(RK_E_I32));
+    if ((hi - lo) * (long long)s->body.len > 4096 && C->kind == FN_STACK_RUN &&
+        C->profile->arch != RK_ARCH_WASM)
+        ERROR(s->loc, "this repeat unrolls to %lld statements; native stack runs "
+                      "reject a repeat over 4096",
+              (hi - lo) * s->body.len);
+    const RkType *it = s->type ? resolve_type(s->type, true) : rk_ty_scalar(RK_E_I32);
+    if (!is_error(it) && (it->kind != RK_T_SCALAR || !rk_elem_is_int(it->elem)))
+        ERROR(s->type->loc, "a repeat index is an integer, not %s", ty_name(it));
+    if (!s->uniform)
+        ERROR(s->loc, "a repeat index in vector code is uniform: repeat <%s: i32> "
+                      "from ...",
+              s->name);
+    scope_push(false);
+    Binding *bd = bind(s, s->name, B_INDEX, it);
+    bd->uniform = true;
+    bd->constant = true;
+    check_vector_body(s->body, s->body.len);
+    scope_pop();
+}
+
+static void local_tine(RkNode *s)
+{
+    if (s->params.len)
+        ERROR(s->loc, "a local tine takes no parameters: it refers to the "
+                      "enclosing inputs and bindings directly");
+    Info in = check_vexpr(s->pred, NULL);
+    const RkType *t = in.ty;
+    if (!is_error(t) && t->kind != RK_T_MASK) {
+        ERROR(s->pred->loc, "a tine means a lane mask, but this predicate is %s",
+              ty_name(t));
+        t = &rk_ty_error;
+    }
+    Binding *b = bind(s, rk_arena_printf(&rk_heap, "#%s", s->name), B_TINE, t);
+    b->mask = in.mask;
+    b->mask_def = in.def;
+    s->ty = is_error(t) ? NULL : rk_ty_str(t);
+}
+
+void check_vector_stmt(RkNode *s)
+{
+    switch (s->kind) {
+    case RK_LET:
+        if (s->uniform)
+            let_uniform(s);
+        else
+            let_rack(s, false);
+        return;
+    case RK_FUSED:
+        let_rack(s, true);
+        return;
+    case RK_VAR:
+        var_stmt(s);
+        return;
+    case RK_ASSIGN:
+        assign_stmt(s);
+        return;
+    case RK_REPEAT:
+        repeat_stmt(s);
+        return;
+    case RK_TINE:
+        local_tine(s);
+        return;
+    case RK_WHILE:
+        ERROR(s->loc, "vector code loops are counted: use for <i: T> from ... in a "
+                      "run, or repeat");
+        return;
+    case RK_BREAK:
+    case RK_CONTINUE:
+        ERROR(s->loc, "vector code has no %s: its loops are counted",
+              rk_kind_name(s->kind));
+        return;
+    case RK_RETURN:
+        ERROR(s->loc, "vector code has no return: a scratch ends with its result "
+                      "expression and a rake with its sweep");
+        return;
+    default:
+        ERROR(s->loc, "a %s statement doesn't belong here", rk_kind_name(s->kind));
+        return;
+    }
+}
+
+void check_vector_body(RkList body, int upto)
+{
+    for (int i = 0; i < upto; i++) {
+        RkNode *s = body.items[i];
+        if (s->kind == RK_EXPR) {
+            ERROR(s->loc, "this expression's value is unused; only a scratch's last "
+                          "line is its result");
+            check_vexpr(s->value, NULL);
+            continue;
+        }
+        check_vector_stmt(s);
+    }
+}
+
+/* --- functions ------------------------------------------------------------------ */
+
+void fn_begin(RkNode *fn, FnKind kind)
+{
+    C->fn = fn;
+    C->kind = kind;
+    C->nslots = 0;
+    C->scope = NULL;
+    C->ctx = RK_BDD_TRUE;
+    C->through_depth = 0;
+    C->slow_block = 0;
+    C->domain_bits = 0;
+    C->fused = NULL;
+    pred_reset();
+    scope_push(false);
+}
+
+void fn_end(RkNode *fn)
+{
+    fn->slot = C->nslots;
+    scope_pop();
+    C->fn = NULL;
+}
+
+static const RkType *kernel_params(RkNode *fn)
+{
+    for (int i = 0; i < fn->params.len; i++) {
+        RkNode *p = fn->params.items[i];
+        const RkType *t = resolve_type(p->type, true);
+        if (!is_error(t)) {
+            if (p->uniform && t->kind != RK_T_SCALAR) {
+                ERROR(p->loc, "a uniform parameter <%s> has a scalar type, not %s",
+                      p->name, ty_name(t));
+                t = &rk_ty_error;
+            } else if (!p->uniform && t->kind == RK_T_SCALAR) {
+                ERROR(p->loc, "a scalar parameter of vector code is uniform: write "
+                              "<%s: %s>",
+                      p->name, rk_ty_str(t));
+                t = &rk_ty_error;
+            } else if (!p->uniform && t->kind != RK_T_RACK && t->kind != RK_T_MASK) {
+                ERROR(p->loc, "a %s parameter is a rack, a mask or a uniform, not %s",
+                      rk_kind_name(fn->kind), ty_name(t));
+                t = &rk_ty_error;
+            } else if (t->kind == RK_T_RACK) {
+                rack_elem_ok(t->elem, p->type->loc);
+            }
+        }
+        Binding *b = bind(p, p->name, B_PARAM, t);
+        b->uniform = p->uniform;
+        p->ty = is_error(t) ? NULL : rk_ty_str(t);
+    }
+    const RkType *r = resolve_type(fn->ret, true);
+    if (!is_error(r) && r->kind != RK_T_RACK && r->kind != RK_T_MASK &&
+        r->kind != RK_T_SCALAR) {
+        ERROR(fn->ret->loc, "a %s returns a rack, a mask or a scalar, not %s",
+              rk_kind_name(fn->kind), ty_name(r));
+        r = &rk_ty_error;
+    }
+    if (!is_error(r) && r->kind == RK_T_RACK)
+        rack_elem_ok(r->elem, fn->ret->loc);
+    fn->ty = is_error(r) ? NULL : rk_ty_str(r);
+    return r;
+}
+
+static void result(RkNode *e, const RkType *ret, RkBdd where, const char *what)
+{
+    Info in = check_vexpr(e, ret);
+    in = coerce(e, in, ret, what);
+    require_defined(e, in, where, "the result is read in every lane");
+}
+
+void check_scratch(RkNode *fn)
+{
+    fn_begin(fn, FN_SCRATCH);
+    const RkType *ret = kernel_params(fn);
+    RkList body = fn->body;
+    RkNode *last = body.items[body.len - 1];
+    for (int i = 0; i < body.len - 1; i++) {
+        RkNode *s = body.items[i];
+        if (s->kind == RK_THROUGH || s->kind == RK_SWEEP || s->kind == RK_TINE)
+            ERROR(s->loc, "a scratch has no %s; tines, through blocks and sweeps "
+                          "belong to rakes",
+                  s->kind == RK_TINE ? "tines" : s->kind == RK_SWEEP ? "sweep"
+                                                                     : "through blocks");
+        else if (s->kind == RK_EXPR)
+            ERROR(s->loc, "this expression's value is unused; only a scratch's "
+                          "last line is its result");
+        else
+            check_vector_stmt(s);
+    }
+    if (last->kind != RK_EXPR)
+        ERROR(last->loc, "a scratch ends with its result expression");
+    else
+        result(last->value, ret, RK_BDD_TRUE, "the scratch's result");
+    fn_end(fn);
+}
+
+/* --- rakes --------------------------------------------------------------------- */
+
+static void through(RkNode *s)
+{
+    Info p = check_vexpr(s->pred, NULL);
+    RkBdd mask = RK_BDD_TRUE;
+    if (!is_error(p.ty) && p.ty->kind != RK_T_MASK) {
+        ERROR(s->pred->loc, "a through block's predicate is a lane mask, not %s",
+              ty_name(p.ty));
+        p.ty = &rk_ty_error;
+    } else if (!is_error(p.ty)) {
+        mask = p.mask;
+        require_defined(s->pred, p, C->ctx, "the predicate is evaluated in every lane");
+    }
+    RkBdd saved = C->ctx;
+    C->ctx = rk_bdd_and(saved, mask);
+    C->through_depth++;
+    scope_push(false);
+    RkList body = s->body;
+    RkNode *last = body.items[body.len - 1];
+    for (int i = 0; i < body.len - 1; i++) {
+        RkNode *st = body.items[i];
+        if (st->kind == RK_LET || st->kind == RK_FUSED)
+            check_vector_stmt(st);
+        else
+            ERROR(st->loc, "a through block holds let and fused bindings and then "
+                           "its result; it can't %s",
+                  st->kind == RK_ASSIGN || st->kind == RK_VAR ? "assign"
+                  : st->kind == RK_REPEAT || st->kind == RK_FOR || st->kind == RK_WHILE
+                      ? "loop"
+                      : rk_arena_printf(&rk_heap, "hold a %s", rk_kind_name(st->kind)));
+    }
+    Info r = info_of(&rk_ty_error);
+    if (last->kind != RK_EXPR) {
+        ERROR(last->loc, "a through block ends with its result expression");
+    } else {
+        r = check_vexpr(last->value, NULL);
+        require_defined(last->value, r, C->ctx,
+                        rk_arena_printf(&rk_heap, "the through block computes it where "
+                                                  "%s holds",
+                                        pred_text(s->pred)));
+    }
+    scope_pop();
+    C->through_depth--;
+    C->ctx = saved;
+    const RkType *t = is_error(r.ty) ? r.ty : rack_of(r.ty);
+    if (!is_error(t) && t->kind != RK_T_RACK && t->kind != RK_T_MASK) {
+        ERROR(last->loc, "a through block computes a rack, not %s", ty_name(t));
+        t = &rk_ty_error;
+    }
+    if (s->value) {
+        Info f = check_vexpr(s->value, t);
+        if (!is_error(f.ty) && f.ty->kind != RK_T_SCALAR)
+            ERROR(s->value->loc, "a through block's else is a literal or a uniform, "
+                                 "not %s",
+                  ty_name(f.ty));
+        else if (!is_error(t))
+            coerce(s->value, f, t, "the else value");
+    }
+    Binding *b = bind(s, s->name, B_LET, t);
+    if (!s->value) {
+        b->def = rk_bdd_and(saved, mask);
+        b->partial_pred = pred_text(s->pred);
+    }
+    s->ty = is_error(t) ? NULL : rk_ty_str(t);
+}
+
+static void sweep(RkNode *s, const RkType *ret)
+{
+    RkBdd remaining = C->ctx;
+    bool wildcard = false;
+    for (int i = 0; i < s->arms.len; i++) {
+        RkNode *arm = s->arms.items[i];
+        RkBdd eff;
+        const char *where;
+        if (arm->pred->kind == RK_WILDCARD) {
+            if (i != s->arms.len - 1)
+                ERROR(arm->loc, "'_' is the sweep's last arm");
+            if (remaining == RK_BDD_FALSE)
+                ERROR(arm->loc, "the '_' arm is unreachable: the arms before it "
+                                "cover every lane");
+            eff = remaining;
+            wildcard = true;
+            where = "the '_' arm takes the lanes no earlier arm selected";
+        } else {
+            Info p = check_vexpr(arm->pred, NULL);
+            if (is_error(p.ty) || p.ty->kind != RK_T_MASK) {
+                if (!is_error(p.ty))
+                    ERROR(arm->pred->loc, "a sweep arm selects lanes with a mask, "
+                                          "not %s",
+                          ty_name(p.ty));
+                check_vexpr(arm->value, ret);
+                continue;
+            }
+            require_defined(arm->pred, p, remaining,
+                            "an arm's predicate is evaluated in the lanes earlier "
+                            "arms left");
+            eff = rk_bdd_and(remaining, p.mask);
+            if (eff == RK_BDD_FALSE)
+                ERROR(arm->loc, "this arm is unreachable: %s",
+                      rk_bdd_implies(remaining, rk_bdd_not(p.mask))
+                          ? "earlier arms already take every lane it selects"
+                          : "its predicate selects no lane");
+            remaining = rk_bdd_and(remaining, rk_bdd_not(p.mask));
+            where = rk_arena_printf(&rk_heap, "this arm reads it where %s holds%s",
+                                    pred_text(arm->pred),
+                                    i ? " and no earlier arm did" : "");
+        }
+        RkBdd saved = C->ctx;
+        C->ctx = eff;
+        Info v = check_vexpr(arm->value, ret);
+        C->ctx = saved;
+        v = coerce(arm->value, v, ret, "the arm's value");
+        require_defined(arm->value, v, eff, where);
+    }
+    if (!wildcard && remaining != RK_BDD_FALSE)
+        ERROR(s->loc, "the sweep doesn't cover every lane: no arm takes the lanes "
+                      "where %s; add '| _ => value' or an arm with gaps",
+              describe_witness(remaining));
+}
+
+static int part_of(RkNode *s)
+{
+    switch (s->kind) {
+    case RK_LET: return 0;
+    case RK_TINE: return 1;
+    case RK_THROUGH: return 2;
+    case RK_SWEEP: return 3;
+    default: return -1;
+    }
+}
+
+static const char *part_name(int p)
+{
+    static const char *n[] = {"setup bindings", "local tines", "through blocks",
+                              "the sweep"};
+    return n[p];
+}
+
+void check_rake(RkNode *fn)
+{
+    fn_begin(fn, FN_RAKE);
+    const RkType *ret = kernel_params(fn);
+    int phase = 0, throughs = 0;
+    RkNode *sw = NULL;
+    for (int i = 0; i < fn->body.len; i++) {
+        RkNode *s = fn->body.items[i];
+        int p = part_of(s);
+        if (p < 0) {
+            ERROR(s->loc, "a rake's body holds setup let bindings, local tines, "
+                          "through blocks and a sweep; not a %s%s",
+                  rk_kind_name(s->kind),
+                  s->kind == RK_FUSED ? " (a rake's setup holds only let bindings)" : "");
+            continue;
+        }
+        if (p < phase || (p == 3 && sw)) {
+            ERROR(s->loc, "a rake's parts come in order: setup bindings, local "
+                          "tines, through blocks, then the sweep; these %s come "
+                          "after %s",
+                  part_name(p), part_name(phase));
+            continue;
+        }
+        phase = p;
+        if (p == 2)
+            throughs++;
+        if (p == 0 || p == 1)
+            check_vector_stmt(s);
+        else if (p == 2)
+            through(s);
+        else
+            sw = s;
+    }
+    if (!throughs)
+        ERROR(fn->loc, "a rake has at least one through block");
+    if (!sw)
+        ERROR(fn->loc, "a rake ends with its sweep");
+    else
+        sweep(sw, ret);
+    fn_end(fn);
+}
+
+/* --- calls to scratches and rakes -------------------------------------------- */
+
+static bool uses_cross_lane(RkNode *n, int depth)
+{
+    if (!n || depth > 40)
+        return false;
+    if (n->kind == RK_SHUFFLE)
+        return true;
+    if (n->kind == RK_CALL) {
+        if (is_cross_lane_builtin(n->name))
+            return true;
+        RkNode *d = find_decl(n->name);
+        if (d && (d->kind == RK_SCRATCH || d->kind == RK_RAKE))
+            for (int i = 0; i < d->body.len; i++)
+                if (uses_cross_lane(d->body.items[i], depth + 1))
+                    return true;
+    }
+    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
+                      n->value, n->object, n->index, n->pred};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        if (uses_cross_lane(kids[i], depth))
+            return true;
+    RkList lists[] = {n->args, n->body, n->arms};
+    for (size_t l = 0; l < 3; l++)
+        for (int i = 0; i < lists[l].len; i++)
+            if (uses_cross_lane(lists[l].items[i], depth))
+                return true;
+    return false;
+}
+
+Info check_call_kernel(RkNode *call, RkNode *callee)
+{
+    call->note = rk_kind_name(callee->kind);
+    if (call->args.len != callee->params.len) {
+        ERROR(call->loc, "%s takes %d argument%s, found %d", callee->name,
+              callee->params.len, callee->params.len == 1 ? "" : "s", call->args.len);
+        return info_of(&rk_ty_error);
+    }
+    RkBdd def = C->ctx;
+    bool bad = false;
+    for (int i = 0; i < call->args.len; i++) {
+        RkNode *p = callee->params.items[i], *a = call->args.items[i];
+        const RkType *pt = resolve_type(p->type, true);
+        Info ai = check_vexpr(a, pt);
+        if (is_error(ai.ty) || is_error(pt)) {
+            bad = true;
+            continue;
+        }
+        if (p->uniform && ai.ty->kind != RK_T_SCALAR) {
+            ERROR(a->loc, "parameter <%s> of %s is uniform, but this argument is %s",
+                  p->name, callee->name, ty_name(ai.ty));
+            bad = true;
+            continue;
+        }
+        ai = coerce(a, ai, pt, rk_arena_printf(&rk_heap, "argument %d of %s", i + 1,
+                                               callee->name));
+        bad |= is_error(ai.ty);
+        def = rk_bdd_and(def, ai.def);
+    }
+    if (C->kind == FN_STACK_RUN && uses_cross_lane(callee, 0))
+        require_cap(RK_FEAT_STACK_RUN_CROSS_LANE, call->loc,
+                    rk_arena_printf(&rk_heap, "%s (it moves data across lanes)",
+                                    callee->name));
+    const RkType *r = resolve_type(callee->ret, true);
+    if (bad || is_error(r))
+        return info_of(&rk_ty_error);
+    set_ty(call, r);
+    Info in = info_of(r);
+    in.def = r->kind == RK_T_SCALAR ? RK_BDD_TRUE : def;
+    if (r->kind == RK_T_MASK)
+        in.mask = atom_for(call);
+    return in;
+}

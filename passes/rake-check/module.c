@@ -1,0 +1,449 @@
+/* module.c: the module's definitions.
+ *
+ * First every definition's name goes into one table (functions, packs,
+ * states and constants share it; tines have their own), so a definition can
+ * refer to a later one.  Then packs are checked, global tines are checked
+ * once with their parameters bound and searched for recursion, and each
+ * function is checked by the checker of its kind.  Calls between scratches
+ * and rakes are inlined later, so a cycle among them, or nesting deeper
+ * than 32, is an error here. */
+#include <string.h>
+
+#include "arena.h"
+#include "check.h"
+
+static RkNode **decls;
+static int ndecls;
+
+static const char *decl_what(RkNode *d)
+{
+    switch (d->kind) {
+    case RK_TINE: return "tine";
+    case RK_PACK: return "pack";
+    default: return rk_kind_name(d->kind);
+    }
+}
+
+RkNode *find_decl(const char *name)
+{
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind != RK_TINE && !strcmp(decls[i]->name, name))
+            return decls[i];
+    return NULL;
+}
+
+RkNode *find_global_tine(const char *name)
+{
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == RK_TINE && !strcmp(decls[i]->name, name))
+            return decls[i];
+    return NULL;
+}
+
+RkNode *find_pack(const char *name)
+{
+    RkNode *d = find_decl(name);
+    return d && d->kind == RK_PACK ? d : NULL;
+}
+
+RkNode *pack_field(RkNode *pack, const char *field)
+{
+    for (int i = 0; i < pack->fields.len; i++)
+        if (!strcmp(pack->fields.items[i]->name, field))
+            return pack->fields.items[i];
+    return NULL;
+}
+
+bool is_whole_program(void)
+{
+    for (int i = 0; i < ndecls; i++) {
+        RkKind k = decls[i]->kind;
+        if (k != RK_SCRATCH && k != RK_RAKE && k != RK_TINE && k != RK_PACK)
+            return true;
+    }
+    return false;
+}
+
+/* --- types ---------------------------------------------------------------- */
+
+static const RkType *type_name(RkNode *t)
+{
+    const char *s = t->name;
+    RkElem e = rk_elem_from_name(s);
+    if (e)
+        return rk_ty_scalar(e);
+    e = rk_elem_from_rack_name(s);
+    if (e) {
+        if (e == RK_E_I8 || e == RK_E_U16 || e == RK_E_F64 || e == RK_E_BOOL) {
+            ERROR(t->loc, "%s racks parse but have no implementation", s);
+            return &rk_ty_error;
+        }
+        return rk_ty_rack(e);
+    }
+    if (!strcmp(s, "mask"))
+        return rk_ty_mask(32);
+    if (find_pack(s))
+        return rk_ty_pack(s);
+    RkNode *d = find_decl(s);
+    if (d && (d->kind == RK_RECORD || d->kind == RK_UNION)) {
+        ERROR(t->loc, "records and unions are not implemented by this compiler yet");
+        return &rk_ty_error;
+    }
+    ERROR(t->loc, "unknown type '%s'", s);
+    return &rk_ty_error;
+}
+
+const RkType *resolve_type(RkNode *t, bool vector)
+{
+    (void)vector;
+    switch (t->kind) {
+    case RK_TYPE_NAME:
+        return type_name(t);
+    case RK_TYPE_ARRAY: {
+        long long n;
+        if (!int_literal_value(t->len, &n) || n < 1 || n > (1 << 24)) {
+            ERROR(t->len->loc, "an array's length is an integer from 1 to %d",
+                  1 << 24);
+            return &rk_ty_error;
+        }
+        const RkType *e = resolve_type(t->elem, vector);
+        if (is_error(e))
+            return e;
+        if (e->kind != RK_T_SCALAR && e->kind != RK_T_RACK) {
+            ERROR(t->elem->loc, "an array holds scalars or racks, not %s",
+                  ty_name(e));
+            return &rk_ty_error;
+        }
+        return rk_ty_array(e, (int)n);
+    }
+    case RK_TYPE_VIEW: {
+        const RkType *e = resolve_type(t->elem, vector);
+        if (is_error(e))
+            return e;
+        if (e->kind != RK_T_SCALAR || e->elem == RK_E_BOOL) {
+            ERROR(t->elem->loc, "a view's elements are numeric scalars, not %s",
+                  ty_name(e));
+            return &rk_ty_error;
+        }
+        return rk_ty_view(e, t->is_mut);
+    }
+    case RK_TYPE_STACK:
+    case RK_TYPE_PACK:
+        if (!find_pack(t->name)) {
+            ERROR(t->loc, "unknown pack '%s'", t->name);
+            return &rk_ty_error;
+        }
+        return t->kind == RK_TYPE_STACK ? rk_ty_stack(t->name) : rk_ty_pack(t->name);
+    case RK_TYPE_PTR:
+    case RK_TYPE_FN:
+        ERROR(t->loc, "pointer and function pointer types (C interop) are not "
+                      "implemented by this compiler yet");
+        return &rk_ty_error;
+    case RK_TYPE_MUT:
+        ERROR(t->loc, "'mut' parameters other than views are not implemented "
+                      "by this compiler yet");
+        return &rk_ty_error;
+    case RK_TYPE_UNIT:
+        return &rk_ty_unit;
+    default:
+        rk_diag_internal("resolve_type: not a type node");
+    }
+}
+
+/* --- packs ---------------------------------------------------------------- */
+
+static void check_pack(RkNode *p)
+{
+    for (int i = 0; i < p->fields.len; i++) {
+        RkNode *f = p->fields.items[i];
+        for (int j = 0; j < i; j++)
+            if (!strcmp(p->fields.items[j]->name, f->name))
+                ERROR(f->loc, "pack %s already has a field '%s'", p->name, f->name);
+        const RkType *t = resolve_type(f->type, false);
+        if (is_error(t))
+            continue;
+        if (t->kind != RK_T_SCALAR || t->elem == RK_E_BOOL || t->elem == RK_E_F64) {
+            ERROR(f->type->loc, "a pack's fields are f32 or integer scalars, "
+                                "not %s",
+                  ty_name(t));
+            continue;
+        }
+        f->ty = rk_ty_str(t);
+    }
+    if (p->fields.len == 0)
+        ERROR(p->loc, "pack %s has no fields", p->name);
+}
+
+/* --- tines: recursion ------------------------------------------------------ */
+
+static void tine_refs(RkNode *n, void (*visit)(RkNode *ref, void *), void *arg);
+
+static void walk_list(RkList l, void (*visit)(RkNode *, void *), void *arg)
+{
+    for (int i = 0; i < l.len; i++)
+        tine_refs(l.items[i], visit, arg);
+}
+
+static void tine_refs(RkNode *n, void (*visit)(RkNode *, void *), void *arg)
+{
+    if (!n)
+        return;
+    if (n->kind == RK_TINE_REF)
+        visit(n, arg);
+    RkNode *kids[] = {n->lhs, n->rhs, n->operand};
+    for (int i = 0; i < 3; i++)
+        tine_refs(kids[i], visit, arg);
+    walk_list(n->args, visit, arg);
+}
+
+typedef struct TineWalk {
+    RkNode **stack;
+    int depth;
+    bool failed;
+} TineWalk;
+
+static void visit_tine(RkNode *ref, void *arg);
+
+static void walk_tine(RkNode *t, TineWalk *w)
+{
+    for (int i = 0; i < w->depth; i++) {
+        if (w->stack[i] != t)
+            continue;
+        if (i == 0 && !w->failed) {
+            if (w->depth == 1)
+                ERROR(t->loc, "tine #%s refers to itself; tines can't be "
+                              "recursive",
+                      t->name);
+            else
+                ERROR(t->loc, "tine #%s is recursive: it refers to #%s, which "
+                              "refers back to #%s; tines can't be recursive",
+                      t->name, w->stack[1]->name, t->name);
+            w->failed = true;
+        }
+        return;
+    }
+    if (w->depth == 64 || w->failed)
+        return;
+    w->stack[w->depth++] = t;
+    tine_refs(t->pred, visit_tine, w);
+    w->depth--;
+}
+
+static void visit_tine(RkNode *ref, void *arg)
+{
+    TineWalk *w = arg;
+    RkNode *t = find_global_tine(ref->name);
+    if (t)
+        walk_tine(t, w);
+}
+
+static bool tine_is_recursive(RkNode *t)
+{
+    RkNode *stack[64];
+    TineWalk w = {stack, 0, false};
+    walk_tine(t, &w);
+    return w.failed;
+}
+
+static void check_global_tine(RkNode *t)
+{
+    if (t->slot >= 0)
+        return;
+    t->slot = 0;
+    if (tine_is_recursive(t))
+        return;
+    C->fn = t;
+    C->kind = FN_TINE;
+    C->nslots = 0;
+    C->ctx = RK_BDD_TRUE;
+    scope_push(false);
+    for (int i = 0; i < t->params.len; i++) {
+        RkNode *p = t->params.items[i];
+        const RkType *ty = resolve_type(p->type, true);
+        if (!is_error(ty) && p->uniform != (ty->kind == RK_T_SCALAR))
+            ERROR(p->loc, p->uniform ? "a uniform parameter has a scalar type, "
+                                       "not %s"
+                                     : "a scalar parameter is uniform: write "
+                                       "<%s: %s>",
+                  p->uniform ? ty_name(ty) : p->name, ty_name(ty));
+        Binding *b = bind(p, p->name, B_PARAM, ty);
+        b->uniform = p->uniform;
+        p->ty = rk_ty_str(ty);
+    }
+    Info in = check_vexpr(t->pred, NULL);
+    if (!is_error(in.ty) && in.ty->kind != RK_T_MASK)
+        ERROR(t->pred->loc, "a tine means a lane mask, but this predicate is %s",
+              ty_name(in.ty));
+    scope_pop();
+    t->slot = C->nslots;
+    C->fn = NULL;
+}
+
+/* --- kernel call graph ------------------------------------------------------ */
+
+static RkNode *cg_stack[40];
+static int cg_depth;
+static bool cg_failed;
+
+static void calls_in(RkNode *n);
+
+static void calls_in_list(RkList l)
+{
+    for (int i = 0; i < l.len; i++)
+        calls_in(l.items[i]);
+}
+
+static void follow(RkNode *callee, RkLoc at)
+{
+    for (int i = 0; i < cg_depth; i++) {
+        if (cg_stack[i] == callee) {
+            if (!cg_failed)
+                ERROR(at, "%s %s calls itself through %s; calls between "
+                          "scratches and rakes are inlined, so recursion is "
+                          "rejected",
+                      rk_kind_name(callee->kind), callee->name,
+                      cg_stack[cg_depth - 1]->name);
+            cg_failed = true;
+            return;
+        }
+    }
+    if (cg_depth == 33) {
+        if (!cg_failed)
+            ERROR(at, "scratch and rake calls nest more than 32 deep");
+        cg_failed = true;
+        return;
+    }
+    cg_stack[cg_depth++] = callee;
+    calls_in_list(callee->body);
+    cg_depth--;
+}
+
+static void calls_in(RkNode *n)
+{
+    if (!n || cg_failed)
+        return;
+    if (n->kind == RK_CALL) {
+        RkNode *d = find_decl(n->name);
+        if (d && (d->kind == RK_SCRATCH || d->kind == RK_RAKE))
+            follow(d, n->loc);
+    }
+    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
+                      n->value, n->target, n->object, n->index, n->pred,
+                      n->from, n->to, n->step, n->stack};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        calls_in(kids[i]);
+    RkList lists[] = {n->body, n->else_body, n->args, n->arms, n->fields, n->elems};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        calls_in_list(lists[i]);
+}
+
+static bool kernel_recursive(RkNode *fn)
+{
+    cg_depth = 0;
+    cg_failed = false;
+    cg_stack[cg_depth++] = fn;
+    calls_in_list(fn->body);
+    return cg_failed;
+}
+
+/* --- the module ------------------------------------------------------------- */
+
+static void collect(void)
+{
+    RkList l = C->module->decls;
+    decls = l.items;
+    ndecls = l.len;
+    for (int i = 0; i < ndecls; i++) {
+        RkNode *d = decls[i];
+        for (int j = 0; j < i; j++) {
+            RkNode *o = decls[j];
+            if ((o->kind == RK_TINE) == (d->kind == RK_TINE) &&
+                !strcmp(o->name, d->name)) {
+                ERROR(d->loc, "%s%s is already defined as a %s at line %d",
+                      d->kind == RK_TINE ? "#" : "", d->name, decl_what(o),
+                      o->loc.line);
+                break;
+            }
+        }
+    }
+}
+
+static void reject_unsupported(RkNode *d)
+{
+    const char *what = d->kind == RK_RECORD   ? "records"
+                       : d->kind == RK_UNION  ? "unions"
+                       : d->kind == RK_EXTERN ? "extern slow functions"
+                                              : "embedded files";
+    ERROR(d->loc, "%s are not implemented by this compiler yet", what);
+}
+
+static void check_main(RkNode *m)
+{
+    if (m->kind != RK_SLOW) {
+        ERROR(m->loc, "main is a slow function: slow main() -> i32");
+        return;
+    }
+    if (m->params.len)
+        ERROR(m->loc, "main(argc, argv) needs pointer types, which this "
+                      "compiler doesn't implement yet; write slow main() -> i32");
+    const RkType *r = m->ret ? resolve_type(m->ret, false) : &rk_ty_unit;
+    if (!is_error(r) && !(r->kind == RK_T_SCALAR && r->elem == RK_E_I32))
+        ERROR(m->ret ? m->ret->loc : m->loc, "main returns i32, not %s", ty_name(r));
+}
+
+void check_module(void)
+{
+    collect();
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == RK_PACK)
+            check_pack(decls[i]);
+    for (int i = 0; i < ndecls; i++) {
+        RkNode *d = decls[i];
+        switch (d->kind) {
+        case RK_TINE:
+            check_global_tine(d);
+            break;
+        case RK_SCRATCH:
+        case RK_RAKE:
+            if (kernel_recursive(d))
+                break;
+            if (d->kind == RK_SCRATCH)
+                check_scratch(d);
+            else
+                check_rake(d);
+            break;
+        case RK_RUN:
+            check_run(d);
+            break;
+        case RK_SLOW:
+            check_slow_fn(d);
+            break;
+        case RK_STATE:
+        case RK_CONST:
+            check_slow_fn(d);
+            break;
+        case RK_RECORD:
+        case RK_UNION:
+        case RK_EXTERN:
+        case RK_EMBED:
+            reject_unsupported(d);
+            break;
+        default:
+            break;
+        }
+    }
+    RkNode *m = find_decl("main");
+    if (m)
+        check_main(m);
+}
+
+/* A tine used before its definition is checked on demand. */
+void ensure_tine_checked(RkNode *t)
+{
+    if (t->slot >= 0)
+        return;
+    Check saved = *C;
+    C->scope = NULL;
+    check_global_tine(t);
+    *C = saved;
+}

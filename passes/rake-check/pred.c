@@ -1,0 +1,345 @@
+/* pred.c: predicates as Boolean functions of comparison atoms.
+ *
+ * Every comparison that decides lanes is one BDD variable, named by a
+ * canonical key of the comparison: its operator and operands, with names
+ * replaced by the binding they denote and literals by their value.  So the
+ * same comparison written twice (or reached through the same tine applied
+ * to the same arguments) is one atom, while `x >= 0` and `x < 0` are two
+ * unrelated atoms, and no NaN is ever assumed away.
+ *
+ * A global tine is instantiated at each application: its predicate is
+ * walked with its parameters standing for the caller's arguments, both for
+ * the atoms' keys and for their printed form in messages. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "check.h"
+
+typedef struct Frame Frame;
+struct Frame {
+    RkNode *tine;
+    RkNode *ref; /* the application, whose args stand for the params */
+    Frame *caller;
+};
+
+static Frame *frame;
+
+enum { MAX_ATOMS = 4096 };
+static const char *atom_key[MAX_ATOMS];
+static const char *atom_text[MAX_ATOMS];
+static int natoms;
+
+/* --- canonical keys ------------------------------------------------------- */
+
+typedef struct Buf {
+    char *s;
+    size_t len, cap;
+} Buf;
+
+static void put(Buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        char *p = rk_arena_alloc(&rk_heap, b->cap);
+        if (b->len)
+            memcpy(p, b->s, b->len);
+        b->s = p;
+    }
+    memcpy(b->s + b->len, s, n + 1);
+    b->len += n;
+}
+
+static RkNode *param_arg(const char *name, Frame **where)
+{
+    if (!frame)
+        return NULL;
+    RkNode *t = frame->tine;
+    for (int i = 0; i < t->params.len; i++)
+        if (!strcmp(t->params.items[i]->name, name)) {
+            *where = frame->caller;
+            return frame->ref->args.items[i];
+        }
+    return NULL;
+}
+
+static void key(Buf *b, RkNode *n);
+
+static void literal_key(Buf *b, RkNode *n)
+{
+    const char *t = n->text;
+    double v = strtod(t, NULL);
+    long long iv;
+    if (n->kind == RK_INT && !(int_literal_value(n, &iv) && iv < (1ll << 53) &&
+                               iv > -(1ll << 53)))
+        put(b, rk_arena_printf(&rk_heap, "i:%s", t));
+    else
+        put(b, rk_arena_printf(&rk_heap, "n:%a", v));
+}
+
+static void name_key(Buf *b, RkNode *n)
+{
+    Frame *caller;
+    RkNode *arg = param_arg(n->name, &caller);
+    if (arg) {
+        Frame *saved = frame;
+        frame = caller;
+        key(b, arg);
+        frame = saved;
+        return;
+    }
+    Binding *bd = frame ? NULL : lookup(n->name);
+    if (bd)
+        put(b, rk_arena_printf(&rk_heap, "$%d", bd->slot));
+    else
+        put(b, rk_arena_printf(&rk_heap, "@%s", n->name));
+}
+
+static void key(Buf *b, RkNode *n)
+{
+    switch (n->kind) {
+    case RK_INT:
+    case RK_FLOAT:
+        literal_key(b, n);
+        return;
+    case RK_NAME:
+        name_key(b, n);
+        return;
+    case RK_UNIFORM:
+        key(b, n->operand);
+        return;
+    default:
+        break;
+    }
+    put(b, "(");
+    put(b, rk_kind_name(n->kind));
+    if (n->op) {
+        put(b, " ");
+        put(b, n->op);
+    }
+    if (n->name) {
+        put(b, " ");
+        put(b, n->name);
+    }
+    if (n->text) {
+        put(b, " ");
+        put(b, n->text);
+    }
+    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
+                      n->object, n->index, n->type};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
+        if (kids[i]) {
+            put(b, " ");
+            key(b, kids[i]);
+        }
+    }
+    for (int i = 0; i < n->args.len; i++) {
+        put(b, " ");
+        key(b, n->args.items[i]);
+    }
+    for (int i = 0; i < n->elems.len; i++) {
+        put(b, " ");
+        key(b, n->elems.items[i]);
+    }
+    put(b, ")");
+}
+
+/* --- printing ---------------------------------------------------------------- */
+
+static void text(Buf *b, RkNode *n, int prec);
+
+static int prec_of(RkNode *n)
+{
+    if (n->kind != RK_BINARY)
+        return n->kind == RK_IF_EXPR ? 0 : 9;
+    const char *o = n->op;
+    if (!strcmp(o, "or")) return 1;
+    if (!strcmp(o, "and")) return 2;
+    if (strchr("+-", o[0]) && !o[1]) return 4;
+    if (strchr("*/%", o[0]) && !o[1]) return 5;
+    return 3;
+}
+
+static void text_list(Buf *b, RkList l)
+{
+    for (int i = 0; i < l.len; i++) {
+        if (i)
+            put(b, ", ");
+        text(b, l.items[i], 0);
+    }
+}
+
+static void text(Buf *b, RkNode *n, int prec)
+{
+    int p = prec_of(n);
+    bool paren = p < prec;
+    if (paren)
+        put(b, "(");
+    switch (n->kind) {
+    case RK_INT: case RK_FLOAT: case RK_BOOL:
+        put(b, n->text);
+        break;
+    case RK_NAME: {
+        Frame *caller;
+        RkNode *arg = param_arg(n->name, &caller);
+        if (arg) {
+            Frame *saved = frame;
+            frame = caller;
+            text(b, arg, prec);
+            frame = saved;
+        } else {
+            put(b, n->name);
+        }
+        break;
+    }
+    case RK_UNIFORM:
+        put(b, "<");
+        text(b, n->operand, 0);
+        put(b, ">");
+        break;
+    case RK_BINARY:
+        text(b, n->lhs, p);
+        put(b, " ");
+        put(b, n->op);
+        put(b, " ");
+        text(b, n->rhs, p + 1);
+        break;
+    case RK_UNARY:
+        put(b, n->op);
+        if (n->op[0] == 'n')
+            put(b, " ");
+        text(b, n->operand, 6);
+        break;
+    case RK_GAPS:
+        text(b, n->operand, 9);
+        put(b, " gaps");
+        break;
+    case RK_TINE_REF:
+        put(b, "#");
+        put(b, n->name);
+        if (n->applied) {
+            put(b, "(");
+            text_list(b, n->args);
+            put(b, ")");
+        }
+        break;
+    case RK_FIELD:
+        text(b, n->object, 9);
+        put(b, ".");
+        put(b, n->name);
+        break;
+    case RK_INDEX:
+        text(b, n->object, 9);
+        put(b, n->unchecked ? "[unchecked " : "[");
+        text(b, n->index, 0);
+        put(b, "]");
+        break;
+    case RK_CALL:
+        put(b, n->name);
+        put(b, "(");
+        text_list(b, n->args);
+        put(b, ")");
+        break;
+    case RK_IF_EXPR:
+        put(b, "if ");
+        text(b, n->cond, 0);
+        put(b, " then ");
+        text(b, n->then_e, 0);
+        put(b, " else ");
+        text(b, n->else_e, 0);
+        break;
+    case RK_WILDCARD:
+        put(b, "_");
+        break;
+    default:
+        put(b, "...");
+        break;
+    }
+    if (paren)
+        put(b, ")");
+}
+
+const char *expr_text(RkNode *e)
+{
+    Buf b = {0};
+    put(&b, "");
+    text(&b, e, 0);
+    return b.s;
+}
+
+const char *pred_text(RkNode *p) { return expr_text(p); }
+
+/* --- atoms and tines -------------------------------------------------------- */
+
+void pred_reset(void) { natoms = 0; }
+
+RkBdd atom_for(RkNode *cmp)
+{
+    Buf b = {0};
+    put(&b, "");
+    key(&b, cmp);
+    for (int i = 0; i < natoms; i++)
+        if (!strcmp(atom_key[i], b.s))
+            return rk_bdd_var(i);
+    if (natoms == MAX_ATOMS)
+        rk_diag_fatal(cmp->loc, "more than %d distinct comparisons in one "
+                                "function",
+                      MAX_ATOMS);
+    atom_key[natoms] = b.s;
+    atom_text[natoms] = expr_text(cmp);
+    return rk_bdd_var(natoms++);
+}
+
+static RkBdd walk(RkNode *p)
+{
+    switch (p->kind) {
+    case RK_BINARY:
+        if (!strcmp(p->op, "and"))
+            return rk_bdd_and(walk(p->lhs), walk(p->rhs));
+        if (!strcmp(p->op, "or"))
+            return rk_bdd_or(walk(p->lhs), walk(p->rhs));
+        return atom_for(p);
+    case RK_UNARY:
+        return rk_bdd_not(walk(p->operand));
+    case RK_GAPS:
+        return rk_bdd_not(walk(p->operand));
+    case RK_TINE_REF: {
+        RkNode *t = find_global_tine(p->name);
+        if (!t || !t->pred->ty)
+            return atom_for(p);
+        return tine_mask(t, p);
+    }
+    default:
+        return atom_for(p);
+    }
+}
+
+RkBdd tine_mask(RkNode *tine, RkNode *ref)
+{
+    Frame f = {tine, ref, frame};
+    frame = &f;
+    RkBdd r = walk(tine->pred);
+    frame = f.caller;
+    return r;
+}
+
+const char *describe_witness(RkBdd uncovered)
+{
+    int *assign = malloc(sizeof(int) * (size_t)(natoms ? natoms : 1));
+    rk_bdd_witness(uncovered, assign, natoms);
+    Buf b = {0};
+    put(&b, "");
+    int n = 0;
+    for (int i = 0; i < natoms; i++) {
+        if (assign[i] < 0)
+            continue;
+        put(&b, n++ ? ", " : "");
+        put(&b, atom_text[i]);
+        put(&b, assign[i] ? " holds" : " fails");
+    }
+    free(assign);
+    if (!n)
+        put(&b, "every lane");
+    return b.s;
+}

@@ -1,0 +1,1106 @@
+/* slow.c: the slow tier: slow functions, module constants and state, and
+ * the slow blocks inside runs.
+ *
+ * Slow code is scalar code with checked arithmetic.  It holds no racks; a
+ * scalar becomes a rack only at a marked `<argument>` of a call to vector
+ * code.  Stacks are values that move: passing a stack as a run's result
+ * moves it into the run, and reading the variable afterwards is an error
+ * until it is assigned again.  A move in either branch of an `if` counts
+ * after the `if`, and a move inside a loop must be undone by an assignment
+ * before the next iteration.  `copy(s)` keeps a stack usable. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "check.h"
+
+static Info err(void) { return info_of(&rk_ty_error); }
+
+static bool is_scalar(const RkType *t, RkElem e)
+{
+    return t->kind == RK_T_SCALAR && (e == RK_E_NONE || t->elem == e);
+}
+
+static bool is_int(const RkType *t)
+{
+    return t->kind == RK_T_SCALAR && rk_elem_is_int(t->elem);
+}
+
+static bool is_num(const RkType *t)
+{
+    return t->kind == RK_T_SCALAR && t->elem != RK_E_BOOL;
+}
+
+/* --- moves -------------------------------------------------------------------- */
+
+typedef struct Snap {
+    Binding *b;
+    bool moved;
+    RkLoc at;
+} Snap;
+
+typedef struct Snapshot {
+    Snap *s;
+    int n;
+} Snapshot;
+
+static Snapshot snapshot(void)
+{
+    int n = 0;
+    for (Scope *sc = C->scope; sc; sc = sc->parent)
+        for (Binding *b = sc->head; b; b = b->next)
+            n += b->type->kind == RK_T_STACK;
+    Snapshot s = {rk_arena_alloc(&rk_heap, sizeof(Snap) * (size_t)(n + 1)), 0};
+    for (Scope *sc = C->scope; sc; sc = sc->parent)
+        for (Binding *b = sc->head; b; b = b->next)
+            if (b->type->kind == RK_T_STACK)
+                s.s[s.n++] = (Snap){b, b->moved, b->moved_at};
+    return s;
+}
+
+static void restore(Snapshot s)
+{
+    for (int i = 0; i < s.n; i++) {
+        s.s[i].b->moved = s.s[i].moved;
+        s.s[i].b->moved_at = s.s[i].at;
+    }
+}
+
+/* After both branches: moved if moved in either. */
+static void merge(Snapshot before, Snapshot other)
+{
+    for (int i = 0; i < before.n; i++) {
+        Binding *b = before.s[i].b;
+        if (!b->moved && other.s[i].moved) {
+            b->moved = true;
+            b->moved_at = other.s[i].at;
+        }
+    }
+}
+
+static void loop_moves(Snapshot before)
+{
+    for (int i = 0; i < before.n; i++) {
+        Binding *b = before.s[i].b;
+        if (b->moved && !before.s[i].moved)
+            ERROR(b->moved_at, "'%s' is moved into a run inside this loop and isn't "
+                               "assigned again before the next iteration",
+                  b->name);
+    }
+}
+
+/* --- names ------------------------------------------------------------------------ */
+
+static Info sname(RkNode *e)
+{
+    bool hidden = false;
+    Binding *b = lookup_any(e->name, &hidden);
+    if (!b) {
+        RkNode *d = find_decl(e->name);
+        if (!d) {
+            ERROR(e->loc, "unknown name '%s'", e->name);
+            return err();
+        }
+        if (d->kind == RK_CONST || d->kind == RK_STATE) {
+            e->ref = d->kind == RK_CONST ? "const" : "state";
+            const RkType *t = d->ty ? rk_type_parse(d->ty) : &rk_ty_error;
+            set_ty(e, t);
+            return info_of(t);
+        }
+        ERROR(e->loc, "'%s' is a %s, not a value", e->name, rk_kind_name(d->kind));
+        return err();
+    }
+    annotate_slot(e, b);
+    const RkType *t = b->type;
+    if (is_error(t))
+        return err();
+    if (hidden && t->kind != RK_T_SCALAR && t->kind != RK_T_VIEW) {
+        ERROR(e->loc, "a slow block can't name '%s', which is %s; it reads the run's "
+                      "uniforms and views only",
+              e->name, ty_name(t));
+        return err();
+    }
+    if (b->kind == B_TINE) {
+        ERROR(e->loc, "'%s' is a tine", e->name);
+        return err();
+    }
+    if (t->kind == RK_T_STACK && b->moved) {
+        ERROR(e->loc, "'%s' was moved into a run at line %d; assign it again before "
+                      "reading it",
+              e->name, b->moved_at.line);
+        return err();
+    }
+    set_ty(e, t);
+    return info_of(t);
+}
+
+/* --- operators ---------------------------------------------------------------------- */
+
+static void sops(RkNode *l, RkNode *r, const RkType *expect, Info *li, Info *ri)
+{
+    if (is_literal(l) && !is_literal(r)) {
+        *ri = check_sexpr(r, expect);
+        *li = check_sexpr(l, is_error(ri->ty) ? expect : ri->ty);
+    } else {
+        *li = check_sexpr(l, expect);
+        *ri = check_sexpr(r, is_error(li->ty) ? expect : li->ty);
+    }
+}
+
+static Info sbinary(RkNode *e, const RkType *expect)
+{
+    const char *op = e->op;
+    bool logic = !strcmp(op, "and") || !strcmp(op, "or");
+    bool arith = strchr("+-*/%", op[0]) && !op[1];
+    Info l, r;
+    sops(e->lhs, e->rhs, arith ? expect : NULL, &l, &r);
+    if (is_error(l.ty) || is_error(r.ty))
+        return err();
+    if (logic) {
+        if (!is_scalar(l.ty, RK_E_BOOL) || !is_scalar(r.ty, RK_E_BOOL)) {
+            ERROR(e->loc, "'%s' takes two bools, not %s and %s", op, ty_name(l.ty),
+                  ty_name(r.ty));
+            return err();
+        }
+        set_ty(e, l.ty);
+        return l;
+    }
+    if (!rk_ty_equal(l.ty, r.ty) || l.ty->kind != RK_T_SCALAR) {
+        ERROR(e->loc, "'%s' combines %s with %s; slow code has no implicit "
+                      "conversion (write T(x))",
+              op, ty_name(l.ty), ty_name(r.ty));
+        return err();
+    }
+    if (arith) {
+        if (!is_num(l.ty)) {
+            ERROR(e->loc, "'%s' takes numbers, not %s", op, ty_name(l.ty));
+            return err();
+        }
+        if (op[0] == '%' && rk_elem_is_float(l.ty->elem)) {
+            ERROR(e->loc, "'%%' has no float form");
+            return err();
+        }
+        set_ty(e, l.ty);
+        return info_of(l.ty);
+    }
+    if (l.ty->elem == RK_E_BOOL && strcmp(op, "=") && strcmp(op, "!=")) {
+        ERROR(e->loc, "bools compare with = and != only");
+        return err();
+    }
+    set_ty(e, rk_ty_scalar(RK_E_BOOL));
+    return info_of(rk_ty_scalar(RK_E_BOOL));
+}
+
+static Info sunary(RkNode *e, const RkType *expect)
+{
+    Info o = check_sexpr(e->operand, expect);
+    if (is_error(o.ty))
+        return o;
+    bool neg = e->op[0] == '-';
+    if (neg ? !is_num(o.ty) : !is_scalar(o.ty, RK_E_BOOL)) {
+        ERROR(e->loc, neg ? "unary minus takes a number, not %s"
+                          : "'not' takes a bool, not %s",
+              ty_name(o.ty));
+        return err();
+    }
+    set_ty(e, o.ty);
+    return o;
+}
+
+static Info sif(RkNode *e, const RkType *expect)
+{
+    Info c = check_sexpr(e->cond, rk_ty_scalar(RK_E_BOOL));
+    if (!is_error(c.ty) && !is_scalar(c.ty, RK_E_BOOL))
+        ERROR(e->cond->loc, "an if's condition is a bool, not %s", ty_name(c.ty));
+    Info a, b;
+    sops(e->then_e, e->else_e, expect, &a, &b);
+    if (is_error(a.ty) || is_error(b.ty))
+        return err();
+    if (!rk_ty_equal(a.ty, b.ty)) {
+        ERROR(e->loc, "the two branches are %s and %s; they need one type",
+              ty_name(a.ty), ty_name(b.ty));
+        return err();
+    }
+    set_ty(e, a.ty);
+    return a;
+}
+
+static Info sindex(RkNode *e)
+{
+    Info o = check_sexpr(e->object, NULL);
+    Info i = check_sexpr(e->index, rk_ty_scalar(RK_E_I32));
+    if (is_error(o.ty) || is_error(i.ty))
+        return err();
+    if (o.ty->kind != RK_T_ARRAY && o.ty->kind != RK_T_VIEW) {
+        ERROR(e->object->loc, "only arrays and views can be indexed, not %s",
+              ty_name(o.ty));
+        return err();
+    }
+    if (!is_int(i.ty)) {
+        ERROR(e->index->loc, "an index is an integer, not %s", ty_name(i.ty));
+        return err();
+    }
+    e->note = "element";
+    set_ty(e, o.ty->inner);
+    return info_of(o.ty->inner);
+}
+
+static Info sfield(RkNode *e)
+{
+    Info o = check_sexpr(e->object, NULL);
+    if (is_error(o.ty))
+        return o;
+    if (o.ty->kind != RK_T_STACK) {
+        ERROR(e->loc, "'.%s': only stacks have fields here, not %s", e->name,
+              ty_name(o.ty));
+        return err();
+    }
+    RkNode *f = pack_field(find_pack(o.ty->name), e->name);
+    if (!f) {
+        ERROR(e->loc, "pack %s has no field '%s'", o.ty->name, e->name);
+        return err();
+    }
+    if (!f->ty)
+        return err();
+    const RkType *t = rk_ty_view(rk_type_parse(f->ty), true);
+    e->note = "column";
+    set_ty(e, t);
+    return info_of(t);
+}
+
+static Info sconvert(RkNode *e)
+{
+    const RkType *t = resolve_type(e->type, false);
+    Info x = check_sexpr(e->operand, NULL);
+    if (is_error(t) || is_error(x.ty))
+        return err();
+    if (t->kind != RK_T_SCALAR || x.ty->kind != RK_T_SCALAR) {
+        ERROR(e->loc, "%s(...) converts a scalar, not %s", rk_ty_str(t), ty_name(x.ty));
+        return err();
+    }
+    if (e->kind == RK_WRAP && (!is_int(t) || !is_int(x.ty))) {
+        ERROR(e->loc, "wrap(T, x) keeps the low bits of an integer");
+        return err();
+    }
+    if (e->kind == RK_BITCAST &&
+        (rk_elem_bits(t->elem) != rk_elem_bits(x.ty->elem) || t->elem == RK_E_BOOL)) {
+        ERROR(e->loc, "bitcast keeps the same bits at the same width: %s is %d "
+                      "bits and %s %d",
+              rk_ty_str(x.ty), rk_elem_bits(x.ty->elem), rk_ty_str(t),
+              rk_elem_bits(t->elem));
+        return err();
+    }
+    if (e->kind == RK_CONVERT && x.ty->elem == RK_E_BOOL && t->elem != RK_E_BOOL) {
+        ERROR(e->loc, "a bool converts to a number with if b then 1 else 0");
+        return err();
+    }
+    set_ty(e, t);
+    return info_of(t);
+}
+
+static Info sarray(RkNode *e, const RkType *expect)
+{
+    const RkType *want = expect && expect->kind == RK_T_ARRAY ? expect->inner : NULL;
+    if (e->kind == RK_ARRAY_FILL) {
+        long long n;
+        Info v = check_sexpr(e->value, want);
+        if (!int_literal_value(e->len, &n) || n < 1 || n > (1 << 24)) {
+            ERROR(e->len->loc, "[e; n] repeats e n times: n is an integer from 1 "
+                               "to %d",
+                  1 << 24);
+            return err();
+        }
+        set_ty(e->len, rk_ty_scalar(RK_E_I32));
+        if (is_error(v.ty))
+            return v;
+        if (v.ty->kind != RK_T_SCALAR) {
+            ERROR(e->value->loc, "array elements are scalars, not %s", ty_name(v.ty));
+            return err();
+        }
+        const RkType *t = rk_ty_array(v.ty, (int)n);
+        set_ty(e, t);
+        return info_of(t);
+    }
+    const RkType *el = want;
+    for (int i = 0; i < e->elems.len && !el; i++)
+        if (!is_literal(e->elems.items[i]))
+            el = check_sexpr(e->elems.items[i], NULL).ty;
+    bool bad = false;
+    for (int i = 0; i < e->elems.len; i++) {
+        Info v = check_sexpr(e->elems.items[i], el);
+        if (!el)
+            el = v.ty;
+        if (is_error(v.ty) || is_error(el)) {
+            bad = true;
+        } else if (!rk_ty_equal(v.ty, el) || v.ty->kind != RK_T_SCALAR) {
+            ERROR(e->elems.items[i]->loc, "array elements share one scalar type: "
+                                          "this is %s, the others %s",
+                  ty_name(v.ty), ty_name(el));
+            bad = true;
+        }
+    }
+    if (bad)
+        return err();
+    const RkType *t = rk_ty_array(el, e->elems.len);
+    set_ty(e, t);
+    return info_of(t);
+}
+
+static Info sstack(RkNode *e)
+{
+    RkNode *pack = find_pack(e->name);
+    if (!pack) {
+        ERROR(e->loc, "unknown pack '%s'", e->name);
+        return err();
+    }
+    for (int i = 0; i < e->fields.len; i++) {
+        RkNode *fi = e->fields.items[i];
+        RkNode *f = pack_field(pack, fi->name);
+        Info v = check_sexpr(fi->value, NULL);
+        if (!f) {
+            ERROR(fi->loc, "pack %s has no field '%s'", pack->name, fi->name);
+            continue;
+        }
+        for (int j = 0; j < i; j++)
+            if (!strcmp(e->fields.items[j]->name, fi->name))
+                ERROR(fi->loc, "column '%s' is given twice", fi->name);
+        if (is_error(v.ty) || !f->ty)
+            continue;
+        const RkType *want = rk_type_parse(f->ty);
+        if ((v.ty->kind != RK_T_ARRAY && v.ty->kind != RK_T_VIEW) ||
+            !rk_ty_equal(v.ty->inner, want))
+            ERROR(fi->value->loc, "column '%s' is an array or view of %s, not %s",
+                  fi->name, rk_ty_str(want), ty_name(v.ty));
+        fi->ty = rk_ty_str(v.ty);
+    }
+    for (int i = 0; i < pack->fields.len; i++) {
+        bool given = false;
+        for (int j = 0; j < e->fields.len; j++)
+            given |= !strcmp(e->fields.items[j]->name, pack->fields.items[i]->name);
+        if (!given)
+            ERROR(e->loc, "stack %s needs column '%s'", pack->name,
+                  pack->fields.items[i]->name);
+    }
+    const RkType *t = rk_ty_stack(pack->name);
+    set_ty(e, t);
+    return info_of(t);
+}
+
+/* --- calls --------------------------------------------------------------------------- */
+
+/* Is this expression a place slow code may write through? */
+static bool writable(RkNode *a)
+{
+    if (a->kind == RK_NAME) {
+        Binding *b = lookup(a->name);
+        if (!b)
+            return false;
+        return b->kind == B_VAR || (b->type->kind == RK_T_VIEW && b->type->mut);
+    }
+    if (a->kind == RK_FIELD)
+        return true; /* a stack's column */
+    return false;
+}
+
+static Info scalar_arg_to_vector(RkNode *a, const RkType *pt, const char *callee)
+{
+    if (a->kind != RK_UNIFORM) {
+        check_sexpr(a, pt);
+        ERROR(a->loc, "a scalar passed to vector code becomes a rack there: mark "
+                      "it <...> at the call");
+        return err();
+    }
+    Info v = check_sexpr(a->operand, pt);
+    if (is_error(v.ty))
+        return v;
+    if (!rk_ty_equal(v.ty, pt)) {
+        ERROR(a->loc, "%s's parameter is %s, but this argument is %s", callee,
+              rk_ty_str(pt), ty_name(v.ty));
+        return err();
+    }
+    set_ty(a, v.ty);
+    return v;
+}
+
+/* An argument for a view, array or scalar parameter. */
+static bool data_arg(RkNode *a, const RkType *pt, const char *what)
+{
+    if (a->kind == RK_UNIFORM) {
+        ERROR(a->loc, "a <...> mark in slow code marks a scalar argument to vector "
+                      "code");
+        return false;
+    }
+    Info v = check_sexpr(a, pt);
+    if (is_error(v.ty) || is_error(pt))
+        return false;
+    if (pt->kind == RK_T_VIEW) {
+        bool shape = (v.ty->kind == RK_T_ARRAY || v.ty->kind == RK_T_VIEW) &&
+                     rk_ty_equal(v.ty->inner, pt->inner);
+        if (!shape) {
+            ERROR(a->loc, "%s is a view of %s; pass an array or a view of %s, not %s",
+                  what, rk_ty_str(pt->inner), rk_ty_str(pt->inner), ty_name(v.ty));
+            return false;
+        }
+        if (pt->mut && !writable(a)) {
+            ERROR(a->loc, "%s is a mut view: pass a writable array (bound with :=) "
+                          "or a mut view",
+                  what);
+            return false;
+        }
+        return true;
+    }
+    if (!rk_ty_equal(v.ty, pt)) {
+        ERROR(a->loc, "%s is %s, but this argument is %s", what, ty_name(pt),
+              ty_name(v.ty));
+        return false;
+    }
+    return true;
+}
+
+static Info call_run(RkNode *call, RkNode *run)
+{
+    if (C->slow_block) {
+        ERROR(call->loc, "a run can't be called from inside another run");
+        return err();
+    }
+    RkNode *res = NULL;
+    if (run->ret)
+        for (int i = 0; i < run->params.len; i++) {
+            RkNode *p = run->params.items[i];
+            if (p->type->kind == RK_TYPE_STACK && !strcmp(p->type->name, run->ret->name) &&
+                !res)
+                res = p;
+        }
+    Binding *moved[64];
+    int nmoved = 0;
+    for (int i = 0; i < call->args.len; i++) {
+        RkNode *p = run->params.items[i], *a = call->args.items[i];
+        const RkType *pt = p->ty ? rk_type_parse(p->ty) : resolve_type(p->type, true);
+        const char *what = rk_arena_printf(&rk_heap, "parameter '%s' of %s", p->name, run->name);
+        if (is_error(pt)) {
+            check_sexpr(a, NULL);
+        } else if (p->uniform) {
+            scalar_arg_to_vector(a, pt, run->name);
+        } else if (pt->kind == RK_T_STACK) {
+            Info v = check_sexpr(a, pt);
+            if (!is_error(v.ty) && !rk_ty_equal(v.ty, pt))
+                ERROR(a->loc, "%s is a stack %s, not %s", what, pt->name, ty_name(v.ty));
+            if (p == res && a->kind == RK_NAME && nmoved < 64) {
+                Binding *b = lookup(a->name);
+                if (b && b->type->kind == RK_T_STACK && !b->moved)
+                    moved[nmoved++] = b;
+            }
+        } else if (pt->kind == RK_T_RACK || pt->kind == RK_T_MASK) {
+            check_sexpr(a, NULL);
+            ERROR(a->loc, "slow code holds no racks: %s is %s, which only C callers "
+                          "can pass",
+                  what, ty_name(pt));
+        } else {
+            data_arg(a, pt, what);
+        }
+    }
+    for (int i = 0; i < nmoved; i++) {
+        moved[i]->moved = true;
+        moved[i]->moved_at = call->loc;
+    }
+    const RkType *t = run->ret ? rk_ty_stack(run->ret->name) : &rk_ty_unit;
+    set_ty(call, t);
+    return info_of(t);
+}
+
+static Info call_kernel(RkNode *call, RkNode *k)
+{
+    const RkType *r = resolve_type(k->ret, true);
+    bool ok = !is_error(r) && r->kind == RK_T_SCALAR;
+    for (int i = 0; i < k->params.len; i++)
+        ok &= k->params.items[i]->uniform;
+    if (!ok) {
+        ERROR(call->loc, "slow code calls %s %s only when every parameter is uniform "
+                         "and the result is a scalar",
+              rk_kind_name(k->kind), k->name);
+        for (int i = 0; i < call->args.len; i++)
+            check_sexpr(call->args.items[i], NULL);
+        return err();
+    }
+    for (int i = 0; i < call->args.len; i++) {
+        RkNode *p = k->params.items[i];
+        scalar_arg_to_vector(call->args.items[i], resolve_type(p->type, true), k->name);
+    }
+    set_ty(call, r);
+    return info_of(r);
+}
+
+static Info call_slow(RkNode *call, RkNode *fn)
+{
+    for (int i = 0; i < call->args.len; i++) {
+        RkNode *p = fn->params.items[i];
+        const RkType *pt = resolve_type(p->type, false);
+        data_arg(call->args.items[i], pt,
+                 rk_arena_printf(&rk_heap, "parameter '%s' of %s", p->name, fn->name));
+    }
+    const RkType *t = fn->ret ? resolve_type(fn->ret, false) : &rk_ty_unit;
+    set_ty(call, t);
+    return info_of(t);
+}
+
+Info check_slow_call(RkNode *call, RkNode *callee, const RkType *expect)
+{
+    (void)expect;
+    call->note = rk_kind_name(callee->kind);
+    if (call->args.len != callee->params.len) {
+        ERROR(call->loc, "%s takes %d argument%s, found %d", callee->name,
+              callee->params.len, callee->params.len == 1 ? "" : "s", call->args.len);
+        return err();
+    }
+    switch (callee->kind) {
+    case RK_RUN:
+        return call_run(call, callee);
+    case RK_SCRATCH:
+    case RK_RAKE:
+        return call_kernel(call, callee);
+    case RK_SLOW:
+        return call_slow(call, callee);
+    default:
+        ERROR(call->loc, "'%s' is a %s, not a function", callee->name,
+              rk_kind_name(callee->kind));
+        return err();
+    }
+}
+
+/* --- slow built-ins ------------------------------------------------------------------- */
+
+static Info one_arg(RkNode *call, const RkType *expect, bool (*ok)(const RkType *),
+                    const char *want)
+{
+    Info a = check_sexpr(call->args.items[0], expect);
+    if (is_error(a.ty))
+        return a;
+    if (!ok(a.ty)) {
+        ERROR(call->args.items[0]->loc, "%s takes %s, not %s", call->name, want,
+              ty_name(a.ty));
+        return err();
+    }
+    set_ty(call, a.ty);
+    return a;
+}
+
+static bool is_float_t(const RkType *t) { return t->kind == RK_T_SCALAR && rk_elem_is_float(t->elem); }
+
+static Info two_same(RkNode *call, const RkType *expect, bool (*ok)(const RkType *),
+                     const char *want)
+{
+    Info l, r;
+    sops(call->args.items[0], call->args.items[1], expect, &l, &r);
+    if (is_error(l.ty) || is_error(r.ty))
+        return err();
+    if (!ok(l.ty) || !rk_ty_equal(l.ty, r.ty)) {
+        ERROR(call->loc, "%s takes two %s of one type, found %s and %s", call->name,
+              want, ty_name(l.ty), ty_name(r.ty));
+        return err();
+    }
+    set_ty(call, l.ty);
+    return l;
+}
+
+static Info shift_like(RkNode *call, const RkType *expect)
+{
+    Info x = check_sexpr(call->args.items[0], expect);
+    Info n = check_sexpr(call->args.items[1], rk_ty_scalar(RK_E_U32));
+    if (is_error(x.ty) || is_error(n.ty))
+        return err();
+    if (!is_int(x.ty) || !is_int(n.ty)) {
+        ERROR(call->loc, "%s takes an integer and an integer count", call->name);
+        return err();
+    }
+    set_ty(call, x.ty);
+    return x;
+}
+
+static Info s_count(RkNode *call)
+{
+    Info a = check_sexpr(call->args.items[0], NULL);
+    if (is_error(a.ty))
+        return a;
+    const RkType *t;
+    if (a.ty->kind == RK_T_STACK)
+        t = rk_ty_scalar(RK_E_I64);
+    else if (a.ty->kind == RK_T_VIEW || a.ty->kind == RK_T_ARRAY)
+        t = rk_ty_scalar(RK_E_I32);
+    else {
+        ERROR(call->loc, "count takes a stack, a view or an array, not %s",
+              ty_name(a.ty));
+        return err();
+    }
+    set_ty(call, t);
+    return info_of(t);
+}
+
+static Info s_copy(RkNode *call)
+{
+    Info a = check_sexpr(call->args.items[0], NULL);
+    if (is_error(a.ty))
+        return a;
+    if (a.ty->kind != RK_T_STACK) {
+        ERROR(call->loc, "copy takes a stack, not %s", ty_name(a.ty));
+        return err();
+    }
+    set_ty(call, a.ty);
+    return a;
+}
+
+static Info s_slice(RkNode *call)
+{
+    Info a = check_sexpr(call->args.items[0], NULL);
+    Info s = check_sexpr(call->args.items[1], rk_ty_scalar(RK_E_I32));
+    Info n = check_sexpr(call->args.items[2], rk_ty_scalar(RK_E_I32));
+    if (is_error(a.ty) || is_error(s.ty) || is_error(n.ty))
+        return err();
+    if ((a.ty->kind != RK_T_ARRAY && a.ty->kind != RK_T_VIEW) ||
+        !is_scalar(s.ty, RK_E_I32) || !is_scalar(n.ty, RK_E_I32)) {
+        ERROR(call->loc, "slice(a, start, n) takes an array or view and two i32s");
+        return err();
+    }
+    const RkType *t = rk_ty_view(a.ty->inner, a.ty->kind == RK_T_VIEW ? a.ty->mut
+                                                                     : writable(call->args.items[0]));
+    set_ty(call, t);
+    return info_of(t);
+}
+
+typedef struct SlowBuiltin {
+    const char *name;
+    int nargs;
+    int kind; /* 0 float unary, 1 numeric unary, 2 numeric pair, 3 int unary,
+                 4 int pair, 5 shift, 6 count, 7 copy, 8 slice, 9 pointer */
+} SlowBuiltin;
+
+static const SlowBuiltin slow_builtins[] = {
+    {"sqrt", 1, 0}, {"exp", 1, 0}, {"log", 1, 0}, {"log2", 1, 0}, {"tanh", 1, 0},
+    {"floor", 1, 0}, {"ceil", 1, 0}, {"abs", 1, 1}, {"min", 2, 2}, {"max", 2, 2},
+    {"bit_not", 1, 3}, {"count_leading_zeros", 1, 3}, {"count_trailing_zeros", 1, 3},
+    {"popcount", 1, 3}, {"bit_and", 2, 4}, {"bit_or", 2, 4}, {"bit_xor", 2, 4},
+    {"bit_andnot", 2, 4}, {"wrap_add", 2, 4}, {"wrap_sub", 2, 4}, {"wrap_mul", 2, 4},
+    {"shift_bits_left", 2, 5}, {"shift_bits_right", 2, 5},
+    {"shift_bits_right_signed", 2, 5}, {"rotate_bits_left", 2, 5},
+    {"rotate_bits_right", 2, 5}, {"count", 1, 6}, {"copy", 1, 7}, {"slice", 3, 8},
+    {"unchecked_view", 2, 9}, {"addr", 1, 9}, {"is_null", 1, 9}, {NULL, 0, 0},
+};
+
+Info check_slow_builtin(RkNode *call, const RkType *expect, bool *found)
+{
+    const SlowBuiltin *b = slow_builtins;
+    while (b->name && strcmp(b->name, call->name))
+        b++;
+    *found = b->name && !find_decl(call->name);
+    if (!*found)
+        return err();
+    call->note = "builtin";
+    if (call->args.len != b->nargs) {
+        ERROR(call->loc, "%s takes %d argument%s, found %d", call->name, b->nargs,
+              b->nargs == 1 ? "" : "s", call->args.len);
+        return err();
+    }
+    switch (b->kind) {
+    case 0: return one_arg(call, expect, is_float_t, "an f32 or f64");
+    case 1: return one_arg(call, expect, is_num, "a number");
+    case 2: return two_same(call, expect, is_num, "numbers");
+    case 3: return one_arg(call, expect, is_int, "an integer");
+    case 4: return two_same(call, expect, is_int, "integers");
+    case 5: return shift_like(call, expect);
+    case 6: return s_count(call);
+    case 7: return s_copy(call);
+    case 8: return s_slice(call);
+    default:
+        ERROR(call->loc, "%s works on pointers, which this compiler doesn't "
+                         "implement yet",
+              call->name);
+        return err();
+    }
+}
+
+static Info scall(RkNode *call, const RkType *expect)
+{
+    bool found;
+    Info in = check_slow_builtin(call, expect, &found);
+    if (found)
+        return in;
+    RkNode *d = find_decl(call->name);
+    if (d)
+        return check_slow_call(call, d, expect);
+    if (is_cross_lane_builtin(call->name) || is_fusable_builtin(call->name) ||
+        !strcmp(call->name, "widen") || !strcmp(call->name, "fma")) {
+        ERROR(call->loc, "%s is a vector operation; slow code works on scalars",
+              call->name);
+    } else {
+        ERROR(call->loc, "unknown function '%s'", call->name);
+    }
+    for (int i = 0; i < call->args.len; i++)
+        check_sexpr(call->args.items[i], NULL);
+    return err();
+}
+
+/* --- expressions ------------------------------------------------------------------------ */
+
+Info check_sexpr(RkNode *e, const RkType *expect)
+{
+    switch (e->kind) {
+    case RK_INT:
+    case RK_FLOAT:
+    case RK_BOOL:
+        return check_literal(e, expect);
+    case RK_NAME:
+        return sname(e);
+    case RK_UNIFORM:
+        ERROR(e->loc, "a <...> mark in slow code marks a scalar argument to vector "
+                      "code; remove it here");
+        check_sexpr(e->operand, expect);
+        return err();
+    case RK_BINARY:
+        return sbinary(e, expect);
+    case RK_UNARY:
+        return sunary(e, expect);
+    case RK_IF_EXPR:
+        return sif(e, expect);
+    case RK_INDEX:
+        return sindex(e);
+    case RK_FIELD:
+        return sfield(e);
+    case RK_CALL:
+        return scall(e, expect);
+    case RK_CONVERT:
+    case RK_WRAP:
+    case RK_BITCAST:
+        return sconvert(e);
+    case RK_ARRAY_LIT:
+    case RK_ARRAY_FILL:
+        return sarray(e, expect);
+    case RK_STACK_LIT:
+        return sstack(e);
+    case RK_SLOW_BLOCK:
+        return check_slow_block(e, expect);
+    case RK_RECORD_LIT:
+        ERROR(e->loc, "records are not implemented by this compiler yet");
+        return err();
+    case RK_STRING:
+        ERROR(e->loc, "strings appear only as extern arguments");
+        return err();
+    default:
+        ERROR(e->loc, "this is vector code (tines, masks, shuffles, lanes); slow "
+                      "code works on scalars");
+        return err();
+    }
+}
+
+/* --- statements -------------------------------------------------------------------------- */
+
+static void sblock(RkList body)
+{
+    scope_push(false);
+    for (int i = 0; i < body.len; i++)
+        check_slow_stmt(body.items[i]);
+    scope_pop();
+}
+
+static const RkType *slow_local_type(RkNode *s, Info v, const RkType *want)
+{
+    const RkType *t = want ? want : v.ty;
+    if (is_error(t) || is_error(v.ty))
+        return &rk_ty_error;
+    if (want && !rk_ty_equal(v.ty, want)) {
+        bool view_of_array = want->kind == RK_T_VIEW &&
+                             (v.ty->kind == RK_T_ARRAY || v.ty->kind == RK_T_VIEW) &&
+                             rk_ty_equal(want->inner, v.ty->inner) && !want->mut;
+        if (!view_of_array) {
+            ERROR(s->value->loc, "'%s' is %s, but its value is %s", s->name,
+                  ty_name(want), ty_name(v.ty));
+            return &rk_ty_error;
+        }
+    }
+    if (t->kind == RK_T_UNIT) {
+        ERROR(s->value->loc, "this has no value to bind");
+        return &rk_ty_error;
+    }
+    if (t->kind == RK_T_RACK || t->kind == RK_T_MASK) {
+        ERROR(s->loc, "slow code can't hold %s values", rk_ty_str(t));
+        return &rk_ty_error;
+    }
+    return t;
+}
+
+static void slow_bind(RkNode *s, BindKind kind)
+{
+    if (s->uniform) {
+        ERROR(s->loc, "let <x: T> binds a uniform in vector code; slow code writes "
+                      "let x: T = e");
+    }
+    const RkType *want = s->type ? resolve_type(s->type, false) : NULL;
+    Info v = check_sexpr(s->value, want);
+    const RkType *t = want && is_error(want) ? want : slow_local_type(s, v, want);
+    bind(s, s->name, kind, t);
+    s->ty = is_error(t) ? NULL : rk_ty_str(t);
+}
+
+static void sassign(RkNode *s)
+{
+    RkNode *t = s->target;
+    if (t->kind == RK_NAME) {
+        Binding *b = lookup(t->name);
+        RkNode *d = b ? NULL : find_decl(t->name);
+        const RkType *tt;
+        if (b) {
+            if (b->kind != B_VAR) {
+                ERROR(t->loc, "'%s' is not a location: create one with %s := e",
+                      t->name, t->name);
+                check_sexpr(s->value, NULL);
+                return;
+            }
+            annotate_slot(t, b);
+            tt = b->type;
+        } else if (d && d->kind == RK_STATE) {
+            t->ref = "state";
+            tt = d->ty ? rk_type_parse(d->ty) : &rk_ty_error;
+        } else {
+            ERROR(t->loc, d ? "'%s' can't be assigned" : "unknown name '%s'", t->name);
+            check_sexpr(s->value, NULL);
+            return;
+        }
+        set_ty(t, tt);
+        Info v = check_sexpr(s->value, tt);
+        if (!is_error(v.ty) && !is_error(tt) && !rk_ty_equal(v.ty, tt))
+            ERROR(s->value->loc, "'%s' is %s, but the new value is %s", t->name,
+                  ty_name(tt), ty_name(v.ty));
+        if (b && tt->kind == RK_T_STACK)
+            b->moved = false;
+        return;
+    }
+    if (t->kind == RK_INDEX) {
+        Info ti = check_sexpr(t, NULL);
+        RkNode *base = t->object;
+        if (!is_error(ti.ty) && !writable(base) &&
+            !(base->kind == RK_NAME && find_decl(base->name) &&
+              find_decl(base->name)->kind == RK_STATE))
+            ERROR(base->loc, "'%s' can't be written: assign into an array bound with "
+                             ":= or a mut view",
+                  expr_text(base));
+        Info v = check_sexpr(s->value, ti.ty);
+        if (!is_error(v.ty) && !is_error(ti.ty) && !rk_ty_equal(v.ty, ti.ty))
+            ERROR(s->value->loc, "the element is %s, but the new value is %s",
+                  ty_name(ti.ty), ty_name(v.ty));
+        return;
+    }
+    ERROR(t->loc, "this can't be assigned: assign to a name or an element");
+    check_sexpr(s->value, NULL);
+}
+
+static void sif_stmt(RkNode *s)
+{
+    Info c = check_sexpr(s->cond, rk_ty_scalar(RK_E_BOOL));
+    if (!is_error(c.ty) && !is_scalar(c.ty, RK_E_BOOL))
+        ERROR(s->cond->loc, "an if's condition is a bool, not %s", ty_name(c.ty));
+    Snapshot before = snapshot();
+    sblock(s->body);
+    Snapshot after_then = snapshot();
+    restore(before);
+    if (s->else_body.len)
+        sblock(s->else_body);
+    merge(before, after_then);
+}
+
+static void sloop(RkNode *s)
+{
+    Snapshot before = snapshot();
+    C->loop_depth++;
+    if (s->kind == RK_WHILE) {
+        Info c = check_sexpr(s->cond, rk_ty_scalar(RK_E_BOOL));
+        if (!is_error(c.ty) && !is_scalar(c.ty, RK_E_BOOL))
+            ERROR(s->cond->loc, "a while condition is a bool, not %s", ty_name(c.ty));
+        sblock(s->body);
+    } else {
+        if (s->uniform)
+            ERROR(s->loc, "a slow loop's index is a plain name: for %s from a up to b",
+                  s->name);
+        const RkType *it = s->type ? resolve_type(s->type, false) : rk_ty_scalar(RK_E_I32);
+        if (!is_error(it) && !is_int(it)) {
+            ERROR(s->type->loc, "a loop index is an integer, not %s", ty_name(it));
+            it = &rk_ty_error;
+        }
+        RkNode *bounds[] = {s->from, s->to, s->step};
+        for (int i = 0; i < 3; i++) {
+            if (!bounds[i])
+                continue;
+            Info b = check_sexpr(bounds[i], it);
+            if (!is_error(b.ty) && !is_error(it) && !rk_ty_equal(b.ty, it))
+                ERROR(bounds[i]->loc, "the loop index is %s, but this bound is %s",
+                      rk_ty_str(it), ty_name(b.ty));
+        }
+        scope_push(false);
+        bind(s, s->name, B_INDEX, it);
+        sblock(s->body);
+        scope_pop();
+    }
+    C->loop_depth--;
+    loop_moves(before);
+}
+
+static void sreturn(RkNode *s)
+{
+    if (C->kind != FN_SLOW) {
+        ERROR(s->loc, "runs have no return");
+        return;
+    }
+    const RkType *r = C->ret;
+    if (!s->value) {
+        if (!is_error(r) && r->kind != RK_T_UNIT)
+            ERROR(s->loc, "this function returns %s: return a value", ty_name(r));
+        return;
+    }
+    Info v = check_sexpr(s->value, r);
+    if (is_error(v.ty) || is_error(r))
+        return;
+    if (r->kind == RK_T_UNIT)
+        ERROR(s->value->loc, "this function returns no value");
+    else if (!rk_ty_equal(v.ty, r))
+        ERROR(s->value->loc, "this function returns %s, not %s", ty_name(r),
+              ty_name(v.ty));
+}
+
+void check_slow_stmt(RkNode *s)
+{
+    switch (s->kind) {
+    case RK_LET:
+        slow_bind(s, B_LET);
+        return;
+    case RK_VAR:
+        slow_bind(s, B_VAR);
+        return;
+    case RK_ASSIGN:
+        sassign(s);
+        return;
+    case RK_IF:
+        sif_stmt(s);
+        return;
+    case RK_WHILE:
+    case RK_FOR:
+        sloop(s);
+        return;
+    case RK_BREAK:
+    case RK_CONTINUE:
+        if (!C->loop_depth)
+            ERROR(s->loc, "%s is outside a loop", rk_kind_name(s->kind));
+        return;
+    case RK_RETURN:
+        sreturn(s);
+        return;
+    case RK_EXPR: {
+        RkNode *v = s->value;
+        Info in = check_sexpr(v, NULL);
+        if (v->kind != RK_CALL && v->kind != RK_SLOW_BLOCK && !is_error(in.ty))
+            ERROR(s->loc, "this expression's value is unused");
+        else if (v->kind == RK_CALL && !is_error(in.ty) && in.ty->kind == RK_T_STACK)
+            ERROR(s->loc, "the stack this run returns is unused: bind it, as in "
+                          "s <- %s(...)",
+                  v->name);
+        return;
+    }
+    default:
+        ERROR(s->loc, "a %s statement is vector code; it doesn't belong in slow code",
+              rk_kind_name(s->kind));
+        return;
+    }
+}
+
+static bool returns(RkList body)
+{
+    if (!body.len)
+        return false;
+    RkNode *last = body.items[body.len - 1];
+    if (last->kind == RK_RETURN)
+        return true;
+    if (last->kind == RK_IF)
+        return last->else_body.len && returns(last->body) && returns(last->else_body);
+    return false;
+}
+
+Info check_slow_block(RkNode *blk, const RkType *expect)
+{
+    C->slow_block++;
+    scope_push(C->kind != FN_SLOW);
+    Info val = info_of(&rk_ty_unit);
+    RkList body = blk->body;
+    for (int i = 0; i < body.len; i++) {
+        RkNode *s = body.items[i];
+        if (i == body.len - 1 && s->kind == RK_EXPR && !blk->discard) {
+            val = check_sexpr(s->value, expect);
+            continue;
+        }
+        check_slow_stmt(s);
+    }
+    scope_pop();
+    C->slow_block--;
+    set_ty(blk, val.ty);
+    return val;
+}
+
+/* --- definitions ----------------------------------------------------------------------- */
+
+static void value_decl(RkNode *d)
+{
+    fn_begin(d, FN_SLOW);
+    const RkType *t = resolve_type(d->type, false);
+    if (!is_error(t) && t->kind != RK_T_SCALAR && t->kind != RK_T_ARRAY) {
+        ERROR(d->type->loc, "module %s holds a scalar or an array, not %s",
+              d->kind == RK_CONST ? "constants" : "state", ty_name(t));
+        t = &rk_ty_error;
+    }
+    if (d->value) {
+        Info v = check_sexpr(d->value, t);
+        if (!is_error(v.ty) && !is_error(t) && !rk_ty_equal(v.ty, t))
+            ERROR(d->value->loc, "%s is %s, but its value is %s", d->name, ty_name(t),
+                  ty_name(v.ty));
+        RkNode *x = d->value->kind == RK_UNARY ? d->value->operand : d->value;
+        bool lit = x->kind == RK_INT || x->kind == RK_FLOAT || x->kind == RK_BOOL ||
+                   x->kind == RK_ARRAY_FILL || x->kind == RK_ARRAY_LIT;
+        if (!lit)
+            ERROR(d->value->loc, "a module %s is initialised with a literal",
+                  d->kind == RK_CONST ? "constant" : "state");
+    }
+    d->ty = is_error(t) ? NULL : rk_ty_str(t);
+    fn_end(d);
+}
+
+void check_slow_fn(RkNode *fn)
+{
+    if (fn->kind == RK_STATE || fn->kind == RK_CONST) {
+        value_decl(fn);
+        return;
+    }
+    fn_begin(fn, FN_SLOW);
+    for (int i = 0; i < fn->params.len; i++) {
+        RkNode *p = fn->params.items[i];
+        const RkType *t = resolve_type(p->type, false);
+        if (p->uniform)
+            ERROR(p->loc, "a slow function's parameters are plain: %s: T", p->name);
+        if (!is_error(t) && (t->kind == RK_T_RACK || t->kind == RK_T_MASK)) {
+            ERROR(p->type->loc, "slow code can't take %s values", rk_ty_str(t));
+            t = &rk_ty_error;
+        } else if (!is_error(t) && t->kind == RK_T_STACK) {
+            ERROR(p->type->loc, "slow functions can't take or return stacks");
+            t = &rk_ty_error;
+        }
+        bind(p, p->name, B_PARAM, t);
+        p->ty = is_error(t) ? NULL : rk_ty_str(t);
+    }
+    const RkType *r = fn->ret ? resolve_type(fn->ret, false) : &rk_ty_unit;
+    if (!is_error(r) && (r->kind == RK_T_STACK || r->kind == RK_T_RACK ||
+                         r->kind == RK_T_MASK || r->kind == RK_T_VIEW)) {
+        ERROR(fn->ret->loc, "a slow function returns a scalar or an array, not %s",
+              ty_name(r));
+        r = &rk_ty_error;
+    }
+    C->ret = r;
+    fn->ty = is_error(r) ? NULL : rk_ty_str(r);
+    for (int i = 0; i < fn->body.len; i++)
+        check_slow_stmt(fn->body.items[i]);
+    if (!is_error(r) && r->kind != RK_T_UNIT && !returns(fn->body))
+        ERROR(fn->loc, "slow %s returns %s, but not on every path", fn->name, ty_name(r));
+    fn_end(fn);
+}
