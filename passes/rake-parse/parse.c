@@ -87,6 +87,8 @@ static const char *hint(Tok *t)
     if (tok_is(t, "<-"))
         return " ('<-' assigns: to compare with a negative number, write "
                "'< -1' with a space)";
+    if (tok_is(t, ";"))
+        return " (';' separates statements only inside slow { ... })";
     return "";
 }
 
