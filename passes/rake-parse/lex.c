@@ -274,6 +274,36 @@ static void lex_word(Lexer *lx)
     emit(lx, T_IDENT, s, n);
 }
 
+/* Length of the UTF-8 sequence at s (of at most n bytes), or 0 when it is
+ * not one that Jansson accepts (no overlong forms, no surrogates, nothing
+ * past U+10FFFF): a string's text goes into the JSON document as it is. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0], v;
+    size_t len;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        len = 2, v = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef)
+        len = 3, v = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4)
+        len = 4, v = c & 0x07;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        v = v << 6 | (s[i] & 0x3f);
+    }
+    if ((len == 3 && v < 0x800) || (len == 4 && v < 0x10000) ||
+        v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        return 0;
+    return len;
+}
+
 static void lex_string(Lexer *lx)
 {
     const char *s = lx->p++;
@@ -283,6 +313,14 @@ static void lex_string(Lexer *lx)
         rk_diag_fatal(here(lx, s), "unterminated string: the closing '\"' "
                                    "is missing (a string may not span "
                                    "lines)");
+    for (const char *q = s + 1; q < lx->p;) {
+        size_t k = utf8_len((const unsigned char *)q, (size_t)(lx->p - q));
+        if (!k)
+            rk_diag_fatal(here(lx, q), "a string must be UTF-8: byte 0x%02x "
+                                       "here is not",
+                          (unsigned char)*q);
+        q += k;
+    }
     emit_at(lx, T_STRING, s, s + 1, (size_t)(lx->p - s - 1));
     lx->p++;
 }

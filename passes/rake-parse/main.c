@@ -10,6 +10,7 @@
  *
  * Errors are `f.rk:L:C: error: ...` with the source line and a caret, and
  * exit 1; the parser stops at the first one. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,67 @@ static void print_tokens(const char *text)
     }
 }
 
+/* Every IR reader parses with Jansson, which refuses arrays and objects
+ * values nested more than 2048 deep (JSON_PARSER_MAX_DEPTH; it counts
+ * every value, so a node's own "k" and "loc" are one level below it).  A
+ * tree deeper than that (a sum of thousands of terms is one) is refused
+ * here, before the recursive encoder could overflow the stack on it, rather
+ * than written as a document that no later pass can read.  The depth
+ * counted is the JSON one: a child node is one level down, an element of a
+ * list two.  The walk stops at the limit, so its own recursion is bounded.
+ * It must visit every child member of RkNode (lib/ast.h). */
+enum { MAX_IR_DEPTH = 2048 };
+
+static const RkNode *too_deep(const RkNode *n, int depth)
+{
+    static const size_t kids[] = {
+        offsetof(RkNode, type),   offsetof(RkNode, ret),
+        offsetof(RkNode, lhs),    offsetof(RkNode, rhs),
+        offsetof(RkNode, operand), offsetof(RkNode, cond),
+        offsetof(RkNode, then_e), offsetof(RkNode, else_e),
+        offsetof(RkNode, value),  offsetof(RkNode, target),
+        offsetof(RkNode, object), offsetof(RkNode, index),
+        offsetof(RkNode, pred),   offsetof(RkNode, from),
+        offsetof(RkNode, to),     offsetof(RkNode, step),
+        offsetof(RkNode, stack),  offsetof(RkNode, elem),
+        offsetof(RkNode, len)};
+    static const size_t lists[] = {
+        offsetof(RkNode, params), offsetof(RkNode, body),
+        offsetof(RkNode, else_body), offsetof(RkNode, args),
+        offsetof(RkNode, arms),   offsetof(RkNode, fields),
+        offsetof(RkNode, elems)};
+    if (!n)
+        return NULL;
+    if (depth + 1 > MAX_IR_DEPTH)
+        return n;
+    const RkNode *deep;
+    for (size_t i = 0; i < sizeof kids / sizeof *kids; i++)
+        if ((deep = too_deep(*(RkNode *const *)((const char *)n + kids[i]),
+                             depth + 1)))
+            return deep;
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        const RkList *l = (const RkList *)((const char *)n + lists[i]);
+        for (int j = 0; j < l->len; j++)
+            if ((deep = too_deep(l->items[j], depth + 2)))
+                return deep;
+    }
+    return NULL;
+}
+
+static void reject_deep(const RkModule *m)
+{
+    for (int i = 0; i < m->decls.len; i++) {
+        /* the document and "decls" are the first two levels */
+        const RkNode *deep = too_deep(m->decls.items[i], 3);
+        if (deep)
+            rk_diag_fatal(deep->loc, "the program nests too deeply here: its "
+                                     "rake.ast tree would be more than %d "
+                                     "levels deep; split long expressions "
+                                     "with let",
+                          MAX_IR_DEPTH);
+    }
+}
+
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-parse");
@@ -107,6 +169,7 @@ int main(int argc, char **argv)
         return 0;
     }
     RkModule *m = parse_module(path, text);
+    reject_deep(m);
     json_t *doc = rk_ast_encode(m, "rake.ast");
     rk_ir_write(doc, stdout);
     return 0;
