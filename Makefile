@@ -9,7 +9,7 @@
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE
+WARN    := -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -ffp-contract=off
 CPPFLAGS := -Ilib
 LDLIBS  := -ljansson -lm
 ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \

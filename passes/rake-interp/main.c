@@ -1,0 +1,50 @@
+/* rake-interp: rake.checked -> the result of main
+ *
+ * Input:  a rake.checked document on stdin; its "target" gives the lane
+ *         count (4 on wasm-simd128, 8 on x86-avx2, ...).
+ * Output: main's i32 result in decimal and a newline on stdout, exit 0.
+ *         A trap prints `f.rk:L:C: trap: message` on stderr and exits 1,
+ *         with nothing on stdout.
+ * This is Rake's executable semantics, the oracle every backend is tested
+ * against; it shares no code with any backend, only the lane semantics of
+ * lib/lanes.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "interp.h"
+#include "ir.h"
+#include "profile.h"
+
+int main(int argc, char **argv)
+{
+    rk_diag_program("rake-interp");
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        rk_diag_input("unknown option '%s' (usage: rake-interp < rake.checked "
+                      "[-- ARGS])",
+                      argv[i]);
+    }
+    RkIrDoc doc = rk_ir_read(stdin, "rake.checked", 1);
+    RkModule *m = rk_ast_decode(doc.root);
+    const RkProfile *p = doc.target ? rk_profile_find(doc.target) : NULL;
+    if (!p)
+        rk_diag_input("the document's target '%s' is not a profile",
+                      doc.target ? doc.target : "(none)");
+    Interp interp = {0};
+    I = &interp;
+    I->f32_lanes = p->lanes;
+    I->profile = p->name;
+    I->module = m;
+    I->active = ~0ull;
+    const char *fb = getenv("RAKE_FRAME_BYTES");
+    I->frame_bytes = fb && *fb ? strtoll(fb, NULL, 0) : 4 << 20;
+    RkNode *main_fn = find_fn("main");
+    if (!main_fn || main_fn->kind != RK_SLOW)
+        rk_diag_fatal((RkLoc){0, 0}, "the program has no slow main to run");
+    Val r = call_slow(main_fn, NULL, 0);
+    printf("%d\n", (int)(int32_t)r.v[0]);
+    return 0;
+}

@@ -1,0 +1,332 @@
+/* vector.c: vector expressions, lane by lane.
+ *
+ * eval() computes a value for every lane; pure operations compute all
+ * lanes (an inactive lane's result is never read: the checker proved it),
+ * while memory accesses touch, and bounds-check, only the lanes active in
+ * I->active.  `if m then a else b` and select evaluate each branch under
+ * its own part of the active mask.  Every lane operation is the reference
+ * one from lib/lanes.h. */
+#include <string.h>
+
+#include "arena.h"
+#include "interp.h"
+#include "lanes.h"
+
+Val eval_under(RkNode *e, uint64_t active)
+{
+    uint64_t saved = I->active;
+    I->active = active;
+    Val v = eval(e);
+    I->active = saved;
+    return v;
+}
+
+/* --- scalar lane operations --------------------------------------------------- */
+
+static float F(uint64_t b) { return rk_f32((uint32_t)b); }
+static uint64_t B(float f) { return rk_bits(f); }
+
+static uint64_t arith(char op, RkElem e, uint64_t a, uint64_t b)
+{
+    if (e == RK_E_F32) {
+        switch (op) {
+        case '+': return B(F(a) + F(b));
+        case '-': return B(F(a) - F(b));
+        case '*': return B(F(a) * F(b));
+        default: return B(F(a) / F(b));
+        }
+    }
+    switch (op) {
+    case '+': return norm(e, a + b);
+    case '-': return norm(e, a - b);
+    default: return norm(e, a * b);
+    }
+}
+
+static bool compare(const char *op, RkElem e, uint64_t a, uint64_t b)
+{
+    if (e == RK_E_F32) {
+        float x = F(a), y = F(b);
+        if (!strcmp(op, "=")) return x == y;
+        if (!strcmp(op, "!=")) return x < y || x > y;
+        if (!strcmp(op, "<")) return x < y;
+        if (!strcmp(op, "<=")) return x <= y;
+        if (!strcmp(op, ">")) return x > y;
+        return x >= y;
+    }
+    if (rk_elem_is_signed(e)) {
+        int64_t x = (int64_t)a, y = (int64_t)b;
+        if (!strcmp(op, "=")) return x == y;
+        if (!strcmp(op, "!=")) return x != y;
+        if (!strcmp(op, "<")) return x < y;
+        if (!strcmp(op, "<=")) return x <= y;
+        if (!strcmp(op, ">")) return x > y;
+        return x >= y;
+    }
+    if (!strcmp(op, "=")) return a == b;
+    if (!strcmp(op, "!=")) return a != b;
+    if (!strcmp(op, "<")) return a < b;
+    if (!strcmp(op, "<=")) return a <= b;
+    if (!strcmp(op, ">")) return a > b;
+    return a >= b;
+}
+
+/* Two operands of a lane-wise operation, a scalar broadcast to the other's
+ * rack. */
+static void align(Val *a, Val *b)
+{
+    if (a->kind == V_SCALAR && (b->kind == V_RACK))
+        *a = v_splat(b->elem, a->v[0]);
+    else if (b->kind == V_SCALAR && (a->kind == V_RACK))
+        *b = v_splat(a->elem, b->v[0]);
+}
+
+static Val binary(RkNode *e)
+{
+    const char *op = e->op;
+    bool logic = !strcmp(op, "and") || !strcmp(op, "or");
+    Val a = eval(e->lhs), b = eval(e->rhs);
+    if (logic) {
+        bool and = op[0] == 'a';
+        Val r = a;
+        int n = a.kind == V_SCALAR ? 1 : a.lanes;
+        for (int i = 0; i < n; i++)
+            r.v[i] = and ? (a.v[i] & b.v[i]) : (a.v[i] | b.v[i]);
+        return r;
+    }
+    align(&a, &b);
+    bool arith_op = strchr("+-*/", op[0]) && !op[1];
+    int n = a.kind == V_SCALAR ? 1 : a.lanes;
+    Val r;
+    if (arith_op) {
+        r = a;
+        for (int i = 0; i < n; i++)
+            r.v[i] = arith(op[0], a.elem, a.v[i], b.v[i]);
+        return r;
+    }
+    if (a.kind == V_SCALAR) {
+        r = v_scalar(RK_E_BOOL, compare(op, a.elem, a.v[0], b.v[0]));
+        return r;
+    }
+    r = v_mask(a.elem, a.lanes);
+    for (int i = 0; i < n; i++)
+        r.v[i] = compare(op, a.elem, a.v[i], b.v[i]);
+    return r;
+}
+
+static Val unary(RkNode *e)
+{
+    Val a = eval(e->operand);
+    int n = a.kind == V_SCALAR ? 1 : a.lanes;
+    for (int i = 0; i < n; i++) {
+        if (e->op[0] == 'n')
+            a.v[i] = !a.v[i];
+        else if (a.elem == RK_E_F32)
+            a.v[i] = rk_f32_neg((uint32_t)a.v[i]);
+        else
+            a.v[i] = norm(a.elem, 0 - a.v[i]);
+    }
+    return a;
+}
+
+/* --- selections --------------------------------------------------------------------- */
+
+Val blend(Val m, Val a, Val b, const RkType *t)
+{
+    a = to_type(a, t);
+    b = to_type(b, t);
+    Val r = a;
+    for (int i = 0; i < r.lanes; i++)
+        r.v[i] = m.v[i] ? a.v[i] : b.v[i];
+    return r;
+}
+
+uint64_t mask_bits(Val m)
+{
+    uint64_t bits = 0;
+    for (int i = 0; i < m.lanes; i++)
+        bits |= (m.v[i] & 1) << i;
+    return bits;
+}
+
+static Val select_expr(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn)
+{
+    Val c = eval(cond);
+    const RkType *t = ty_of(e);
+    if (c.kind == V_SCALAR)
+        return to_type(eval(c.v[0] ? tn : fn), t);
+    uint64_t m = mask_bits(c);
+    Val a = eval_under(tn, I->active & m);
+    Val b = eval_under(fn, I->active & ~m);
+    return blend(c, a, b, t);
+}
+
+/* --- names, marks, indexing ---------------------------------------------------------- */
+
+static Val name(RkNode *e)
+{
+    if (e->ref && (!strcmp(e->ref, "const") || !strcmp(e->ref, "state")))
+        return *global_value(e);
+    if (e->slot < 0 || e->slot >= I->frame->nslots)
+        rk_diag_internal("rake-interp: name '%s' has no slot", e->name);
+    return I->frame->slots[e->slot];
+}
+
+static Val element(RkNode *e)
+{
+    Val o = eval(e->object), i = eval(e->index);
+    int64_t k = (int64_t)i.v[0];
+    if (!rk_elem_is_signed(i.elem) && i.v[0] > INT64_MAX)
+        k = INT64_MAX;
+    Buffer *buf = o.kind == V_ARRAY ? o.arr : o.view.buf;
+    int64_t off = o.kind == V_ARRAY ? 0 : o.view.off;
+    int64_t n = o.kind == V_ARRAY ? o.arr->n : o.view.count;
+    if (k < 0 || k >= n)
+        TRAP(e->loc, "index %lld outside %lld elements", (long long)k, (long long)n);
+    return v_scalar(buf->elem, buf->data[off + k]);
+}
+
+static Val rack_load(RkNode *e)
+{
+    Val o = eval(e->object), i = eval(e->index);
+    RkElem el = o.view.buf->elem;
+    int lanes = lanes_of(el);
+    int64_t k = (int64_t)i.v[0], n = o.view.count;
+    Val r = v_rack(el, lanes);
+    for (int l = 0; l < lanes; l++) {
+        if (!((I->active >> l) & 1))
+            continue;
+        if (k + l < 0 || k + l >= n)
+            TRAP(e->loc, "%srack load [%lld, %lld) outside %lld elements",
+                 e->unchecked ? "unchecked " : "", (long long)k,
+                 (long long)(k + lanes), (long long)n);
+    }
+    for (int l = 0; l < lanes; l++)
+        if ((I->active >> l) & 1)
+            r.v[l] = o.view.buf->data[o.view.off + k + l];
+    return r;
+}
+
+static Val gather(RkNode *e)
+{
+    Val o = eval(e->object), idx = eval(e->index);
+    RkElem el = o.view.buf->elem;
+    Val r = v_rack(el, idx.lanes);
+    int64_t n = o.view.count;
+    for (int l = 0; l < idx.lanes; l++) {
+        if (!((I->active >> l) & 1))
+            continue;
+        int64_t k = (int64_t)idx.v[l];
+        if (k < 0 || k >= n)
+            TRAP(e->loc, "%sgather index %lld outside %lld elements",
+                 e->unchecked ? "unchecked " : "", (long long)k, (long long)n);
+    }
+    for (int l = 0; l < idx.lanes; l++)
+        if ((I->active >> l) & 1)
+            r.v[l] = o.view.buf->data[o.view.off + (int64_t)idx.v[l]];
+    return r;
+}
+
+static Val index_expr(RkNode *e)
+{
+    const char *note = e->note ? e->note : "";
+    if (!strcmp(note, "array")) {
+        Val o = eval(e->object), i = eval(e->index);
+        return o.racks[(int64_t)i.v[0]];
+    }
+    if (!strcmp(note, "load"))
+        return rack_load(e);
+    if (!strcmp(note, "gather"))
+        return gather(e);
+    return element(e);
+}
+
+static Val literal(RkNode *e)
+{
+    const RkType *t = ty_of(e);
+    return v_scalar(t->elem, parse_literal(e, t->elem));
+}
+
+static Val shuffle(RkNode *e)
+{
+    Val a = eval(e->args.items[0]);
+    Val b = e->args.len > 1 ? eval(e->args.items[1]) : a;
+    Val r = a;
+    for (int i = 0; i < e->elems.len; i++) {
+        long long k = (long long)parse_literal(e->elems.items[i], RK_E_I64);
+        r.v[i] = k < a.lanes ? a.v[k] : b.v[k - a.lanes];
+    }
+    return r;
+}
+
+static Val bitcast(RkNode *e)
+{
+    Val a = eval(e->operand);
+    const RkType *t = ty_of(e);
+    for (int i = 0; i < a.lanes; i++)
+        a.v[i] = norm(t->elem, a.v[i]);
+    a.elem = t->elem;
+    return a;
+}
+
+Val eval(RkNode *e)
+{
+    switch (e->kind) {
+    case RK_INT:
+    case RK_FLOAT:
+    case RK_BOOL:
+        return literal(e);
+    case RK_NAME:
+        return name(e);
+    case RK_UNIFORM:
+        return eval(e->operand);
+    case RK_BINARY:
+        return binary(e);
+    case RK_UNARY:
+        return unary(e);
+    case RK_IF_EXPR:
+        return select_expr(e, e->cond, e->then_e, e->else_e);
+    case RK_TINE_REF:
+        return eval_tine(e);
+    case RK_GAPS: {
+        Val m = eval(e->operand);
+        for (int i = 0; i < m.lanes; i++)
+            m.v[i] = !m.v[i];
+        return m;
+    }
+    case RK_FIELD:
+        return eval_column(e);
+    case RK_INDEX:
+        return index_expr(e);
+    case RK_CALL:
+        if (e->note && !strcmp(e->note, "builtin")) {
+            if (!strcmp(e->name, "select"))
+                return select_expr(e, e->args.items[0], e->args.items[1],
+                                   e->args.items[2]);
+            return builtin_vector(e);
+        }
+        return call_kernel(find_fn(e->name), e, NULL);
+    case RK_SHUFFLE:
+        return shuffle(e);
+    case RK_BITCAST:
+        return bitcast(e);
+    case RK_SLOW_BLOCK:
+        return to_type(eval_slow_block(e), ty_of(e));
+    default:
+        rk_diag_internal("rake-interp: can't evaluate a %s in vector code",
+                         rk_kind_name(e->kind));
+    }
+}
+
+Val call_kernel(RkNode *fn, RkNode *call, Val *given)
+{
+    Val args[64];
+    int n = call->args.len;
+    if (n > 64)
+        rk_diag_internal("too many arguments");
+    for (int i = 0; i < n; i++) {
+        Val a = given ? given[i] : eval(call->args.items[i]);
+        args[i] = to_type(a, ty_of(fn->params.items[i]));
+    }
+    return run_kernel(fn, args, n);
+}
