@@ -171,13 +171,16 @@ static Info shift(RkNode *call, const RkType *expect, const Builtin *b)
     RkNode *n = arg(call, 1);
     int bits = rk_elem_bits(x.ty->elem);
     long long v;
-    if (n->kind == RK_INT) {
-        if (!int_literal_value(n, &v) || v < 0 || v >= bits) {
+    if (n->kind == RK_INT || const_int_value(n, &v)) {
+        if (!const_int_value(n, &v) || v < 0 || v >= bits) {
             ERROR(n->loc, "a literal shift count is from 0 to %d for %s lanes",
                   bits - 1, rk_elem_name(x.ty->elem));
             return err();
         }
-        set_ty(n, rk_ty_scalar(RK_E_U32));
+        if (n->kind == RK_INT)
+            set_ty(n, rk_ty_scalar(RK_E_U32));
+        else
+            check_vexpr(n, NULL);
     } else {
         Info c = check_vexpr(n, rk_ty_scalar(RK_E_U32));
         if (is_error(c.ty))
@@ -265,16 +268,22 @@ Info check_bitcast(RkNode *e)
     Info a = check_vexpr(e->operand, NULL);
     if (is_error(t) || is_error(a.ty))
         return info_of(&rk_ty_error);
-    if (t->kind != RK_T_RACK || a.ty->kind != RK_T_RACK) {
-        ERROR(e->loc, "bitcast in vector code changes a rack's element type: "
-                      "bitcast(i32s, x), found %s to %s",
-              ty_name(a.ty), rk_ty_str(t));
+    if (t->kind != RK_T_RACK) {
+        ERROR(e->type->loc, "bitcast in vector code changes a rack's element "
+                            "type, so its type is a rack type such as i32s, "
+                            "not %s",
+              rk_ty_str(t));
+        return info_of(&rk_ty_error);
+    }
+    if (a.ty->kind != RK_T_RACK) {
+        ERROR(e->operand->loc, "bitcast in vector code takes a rack, not %s",
+              ty_name(a.ty));
         return info_of(&rk_ty_error);
     }
     if (rk_elem_bits(t->elem) != rk_elem_bits(a.ty->elem)) {
         ERROR(e->loc, "bitcast keeps the lane width: %s lanes are %d bits and %s "
                       "lanes %d",
-              ty_name(a.ty), rk_elem_bits(a.ty->elem), rk_ty_str(t),
+              rk_ty_str(a.ty), rk_elem_bits(a.ty->elem), rk_ty_str(t),
               rk_elem_bits(t->elem));
         return info_of(&rk_ty_error);
     }
@@ -400,12 +409,15 @@ static Info mask_reduce(RkNode *call, const RkType *expect, const Builtin *b)
 static bool lane_index(RkNode *call, RkNode *n, RkElem el, long long *idx)
 {
     int lanes = rk_lanes_of(el, C->profile->lanes);
-    if (!int_literal_value(n, idx) || *idx < 0 || *idx >= lanes) {
+    if (!const_int_value(n, idx) || *idx < 0 || *idx >= lanes) {
         ERROR(n->loc, "%s's lane index is an integer literal from 0 to %d on %s",
               call->name, lanes - 1, C->profile->name);
         return false;
     }
-    set_ty(n, rk_ty_scalar(RK_E_I32));
+    if (n->kind == RK_INT)
+        set_ty(n, rk_ty_scalar(RK_E_I32));
+    else
+        check_vexpr(n, NULL);
     return true;
 }
 
@@ -609,7 +621,7 @@ Info check_shuffle(RkNode *n)
         long long v;
         RkNode *x = n->elems.items[i];
         if (!int_literal_value(x, &v) || v < 0 || v >= limit) {
-            ERROR(n->loc, "shuffle index %s is out of range: %s lanes number 0 to "
+            ERROR(x->loc, "shuffle index %s is out of range: %s lanes number 0 to "
                           "%d",
                   x->text, n->args.len == 2 ? "two racks'" : "the rack's", limit - 1);
             return err();

@@ -125,6 +125,7 @@ const RkType *expect_scalar_of(const RkType *t);
 Info coerce(RkNode *e, Info in, const RkType *want, const char *what);
 const char *ty_name(const RkType *t);
 bool int_literal_value(RkNode *lit, long long *out);
+bool const_int_value(RkNode *n, long long *out);
 bool is_error(const RkType *t);
 
 /* builtin.c */

@@ -40,6 +40,13 @@ void set_ty(RkNode *n, const RkType *t)
         n->ty = rk_ty_str(t);
 }
 
+/* "a" or "an" before a type's spelling, as it is read aloud: an f32s, an
+ * i32, a u32s, a bool. */
+static const char *article(const char *word)
+{
+    return strchr("aefhilmnorsx", word[0]) ? "an" : "a";
+}
+
 const char *ty_name(const RkType *t)
 {
     if (t->kind == RK_T_MASK)
@@ -48,10 +55,12 @@ const char *ty_name(const RkType *t)
                    : rk_arena_printf(&rk_heap, "a mask of %d-bit lanes",
                                      rk_elem_bits(t->elem));
     if (t->kind == RK_T_SCALAR)
-        return rk_arena_printf(&rk_heap, "%s %s", vector_code() ? "a uniform" : "an",
+        return rk_arena_printf(&rk_heap, "%s %s",
+                               vector_code() ? "a uniform" : article(rk_ty_str(t)),
                                rk_ty_str(t));
     if (t->kind == RK_T_RACK)
-        return rk_arena_printf(&rk_heap, "an %s rack", rk_ty_str(t));
+        return rk_arena_printf(&rk_heap, "%s %s rack", article(rk_ty_str(t)),
+                               rk_ty_str(t));
     if (t->kind == RK_T_UNIT)
         return "no value";
     return rk_arena_printf(&rk_heap, "%s", rk_ty_str(t));
@@ -88,6 +97,27 @@ bool int_literal_value(RkNode *lit, long long *out)
         return false;
     *out = neg ? (long long)(0 - v) : (long long)v;
     return true;
+}
+
+/* An integer literal, or the name of a module constant initialised with
+ * one, which vector code may use as that literal (10-gap-notes.md,
+ * section 6): its value. */
+bool const_int_value(RkNode *n, long long *out)
+{
+    if (n->kind == RK_INT)
+        return int_literal_value(n, out);
+    if (n->kind != RK_NAME || lookup(n->name))
+        return false;
+    RkNode *d = find_decl(n->name);
+    if (!d || d->kind != RK_CONST || !d->value)
+        return false;
+    RkNode *v = d->value;
+    if (v->kind == RK_UNARY && v->op[0] == '-' && v->operand->kind == RK_INT &&
+        int_literal_value(v->operand, out)) {
+        *out = -*out;
+        return true;
+    }
+    return int_literal_value(v, out);
 }
 
 /* The scalar element a literal should take from an expected type. */
@@ -513,8 +543,12 @@ static const RkType *unify(RkNode *e, const RkType *a, const RkType *b)
         return a;
     if (b->kind == RK_T_RACK && a->kind == RK_T_SCALAR && a->elem == b->elem)
         return b;
-    ERROR(e->loc, "the two branches are %s and %s; they need one type",
-          ty_name(a), ty_name(b));
+    if (e->kind == RK_CALL)
+        ERROR(e->loc, "select's two values are %s and %s; they need one type",
+              ty_name(a), ty_name(b));
+    else
+        ERROR(e->loc, "the two branches are %s and %s; they need one type",
+              ty_name(a), ty_name(b));
     return &rk_ty_error;
 }
 
@@ -600,8 +634,12 @@ Info vselect(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn, const RkType *expe
         e->note = "uniform";
         return select_info(e, c, a, b);
     }
-    ERROR(cond->loc, "an if's condition is a mask or a uniform bool, not %s",
-          ty_name(c.ty));
+    if (e->kind == RK_CALL)
+        ERROR(cond->loc, "select's first argument is a lane mask, not %s",
+              ty_name(c.ty));
+    else
+        ERROR(cond->loc, "an if's condition is a mask or a uniform bool, not %s",
+              ty_name(c.ty));
     branches(tn, fn, expect, RK_BDD_TRUE, RK_BDD_TRUE, &a, &b);
     return err_info();
 }
@@ -624,13 +662,29 @@ static Info vtine(RkNode *e)
     }
     RkNode *t = find_global_tine(e->name);
     if (!t) {
-        ERROR(e->loc, "unknown tine #%s", e->name);
+        RkNode *later = NULL;
+        for (int i = 0; C->fn && C->fn->kind != RK_TINE && i < C->fn->body.len; i++) {
+            RkNode *s = C->fn->body.items[i];
+            if (s->kind == RK_TINE && !strcmp(s->name, e->name))
+                later = s;
+        }
+        if (later)
+            ERROR(e->loc, "local tine #%s is defined later, at line %d; a local "
+                          "tine can refer only to earlier local tines",
+                  e->name, later->loc.line);
+        else
+            ERROR(e->loc, "unknown tine #%s", e->name);
         return err_info();
     }
     e->ref = "global";
-    if (!e->applied || e->args.len != t->params.len) {
-        ERROR(e->loc, "tine #%s takes %d argument%s: #%s(...)", e->name,
+    if (!e->applied) {
+        ERROR(e->loc, "tine #%s takes %d argument%s: write #%s(...)", e->name,
               t->params.len, t->params.len == 1 ? "" : "s", e->name);
+        return err_info();
+    }
+    if (e->args.len != t->params.len) {
+        ERROR(e->loc, "tine #%s takes %d argument%s, found %d", e->name,
+              t->params.len, t->params.len == 1 ? "" : "s", e->args.len);
         return err_info();
     }
     RkBdd def = C->ctx;

@@ -244,7 +244,7 @@ static void assign_stmt(RkNode *s)
                   expr_text(t->object), rk_ty_str(vi.ty->inner));
         t->note = "store";
     } else if (t->kind == RK_INDEX && t->note && !strcmp(t->note, "gather")) {
-        ERROR(t->loc, "%s has no scatter: a store takes a uniform index",
+        ERROR(t->index->loc, "%s has no scatter: a store takes a uniform index",
               C->profile->name);
         return;
     } else if (!(t->kind == RK_INDEX && t->note && !strcmp(t->note, "array"))) {
@@ -608,10 +608,15 @@ void check_rake(RkNode *fn)
         RkNode *s = fn->body.items[i];
         int p = part_of(s);
         if (p < 0) {
-            ERROR(s->loc, "a rake's body holds setup let bindings, local tines, "
-                          "through blocks and a sweep; not a %s%s",
-                  rk_kind_name(s->kind),
-                  s->kind == RK_FUSED ? " (a rake's setup holds only let bindings)" : "");
+            if (s->kind == RK_FUSED)
+                ERROR(s->loc, "a rake's setup holds only let bindings: fused "
+                              "bindings belong in through blocks and scratches");
+            else
+                ERROR(s->loc, "a rake's body holds setup let bindings, local "
+                              "tines, through blocks and a sweep, not %s",
+                      s->kind == RK_EXPR ? "an expression"
+                                         : rk_arena_printf(&rk_heap, "a %s statement",
+                                                           rk_kind_name(s->kind)));
             continue;
         }
         if (p < phase || (p == 3 && sw)) {

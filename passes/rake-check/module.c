@@ -198,12 +198,16 @@ static void tine_refs(RkNode *n, void (*visit)(RkNode *, void *), void *arg)
 
 typedef struct TineWalk {
     RkNode **stack;
+    RkNode **refs;   /* refs[i]: the application that entered stack[i] */
+    RkNode *ref;     /* the application being followed */
     int depth;
     bool failed;
 } TineWalk;
 
 static void visit_tine(RkNode *ref, void *arg);
 
+/* A cycle through the tine the walk starts at is reported at the
+ * application in its own predicate that enters the cycle. */
 static void walk_tine(RkNode *t, TineWalk *w)
 {
     for (int i = 0; i < w->depth; i++) {
@@ -211,12 +215,13 @@ static void walk_tine(RkNode *t, TineWalk *w)
             continue;
         if (i == 0 && !w->failed) {
             if (w->depth == 1)
-                ERROR(t->loc, "tine #%s refers to itself; tines can't be "
-                              "recursive",
+                ERROR(w->ref->loc, "tine #%s refers to itself; tines can't be "
+                                   "recursive",
                       t->name);
             else
-                ERROR(t->loc, "tine #%s is recursive: it refers to #%s, which "
-                              "refers back to #%s; tines can't be recursive",
+                ERROR(w->refs[1]->loc, "tine #%s is recursive: it refers to #%s, "
+                                       "which refers back to #%s; tines can't be "
+                                       "recursive",
                       t->name, w->stack[1]->name, t->name);
             w->failed = true;
         }
@@ -224,6 +229,7 @@ static void walk_tine(RkNode *t, TineWalk *w)
     }
     if (w->depth == 64 || w->failed)
         return;
+    w->refs[w->depth] = w->ref;
     w->stack[w->depth++] = t;
     tine_refs(t->pred, visit_tine, w);
     w->depth--;
@@ -233,14 +239,16 @@ static void visit_tine(RkNode *ref, void *arg)
 {
     TineWalk *w = arg;
     RkNode *t = find_global_tine(ref->name);
-    if (t)
+    if (t) {
+        w->ref = ref;
         walk_tine(t, w);
+    }
 }
 
 static bool tine_is_recursive(RkNode *t)
 {
-    RkNode *stack[64];
-    TineWalk w = {stack, 0, false};
+    RkNode *stack[64], *refs[64];
+    TineWalk w = {stack, refs, NULL, 0, false};
     walk_tine(t, &w);
     return w.failed;
 }
@@ -282,6 +290,7 @@ static void check_global_tine(RkNode *t)
 /* --- kernel call graph ------------------------------------------------------ */
 
 static RkNode *cg_stack[40];
+static RkLoc cg_loc[40]; /* cg_loc[i]: the call that entered cg_stack[i] */
 static int cg_depth;
 static bool cg_failed;
 
@@ -293,26 +302,37 @@ static void calls_in_list(RkList l)
         calls_in(l.items[i]);
 }
 
+/* The walk starts at one function (cg_stack[0]); a cycle through it is
+ * reported at its own call that enters the cycle.  A cycle among its
+ * callees only stops the walk: it is reported when that callee is checked
+ * itself. */
 static void follow(RkNode *callee, RkLoc at)
 {
     for (int i = 0; i < cg_depth; i++) {
-        if (cg_stack[i] == callee) {
-            if (!cg_failed)
-                ERROR(at, "%s %s calls itself through %s; calls between "
-                          "scratches and rakes are inlined, so recursion is "
-                          "rejected",
-                      rk_kind_name(callee->kind), callee->name,
-                      cg_stack[cg_depth - 1]->name);
-            cg_failed = true;
-            return;
-        }
-    }
-    if (cg_depth == 33) {
-        if (!cg_failed)
-            ERROR(at, "scratch and rake calls nest more than 32 deep");
+        if (cg_stack[i] != callee)
+            continue;
+        if (!cg_failed && i == 0 && cg_depth == 1)
+            ERROR(at, "%s %s calls itself; calls between scratches and rakes "
+                      "are inlined, so recursion is rejected",
+                  rk_kind_name(callee->kind), callee->name);
+        else if (!cg_failed && i == 0)
+            ERROR(cg_loc[1], "%s %s calls itself through %s; calls between "
+                             "scratches and rakes are inlined, so recursion is "
+                             "rejected",
+                  rk_kind_name(callee->kind), callee->name, cg_stack[1]->name);
         cg_failed = true;
         return;
     }
+    if (cg_depth == 33) {
+        if (!cg_failed)
+            ERROR(cg_loc[1], "%s %s's calls nest more than 32 deep (through %s); "
+                             "calls between scratches and rakes are inlined",
+                  rk_kind_name(cg_stack[0]->kind), cg_stack[0]->name,
+                  cg_stack[1]->name);
+        cg_failed = true;
+        return;
+    }
+    cg_loc[cg_depth] = at;
     cg_stack[cg_depth++] = callee;
     calls_in_list(callee->body);
     cg_depth--;

@@ -214,8 +214,12 @@ static void result_stmt(RkNode *s, const RkType *ret)
 {
     RkNode *st = s->stack;
     Binding *b = st->kind == RK_NAME ? lookup(st->name) : NULL;
-    if (!b || b->type->kind != RK_T_STACK) {
-        ERROR(st->loc, "the run's result names one of its stack parameters");
+    if (!b || b->type->kind != RK_T_STACK || b->kind != B_PARAM) {
+        ERROR(st->loc, "%s is not a stack parameter of %s: the run's result "
+                       "names one of its stack parameters, as in s with { ... }",
+              st->kind == RK_NAME ? rk_arena_printf(&rk_heap, "'%s'", st->name)
+                                  : "this",
+              C->fn->name);
         return;
     }
     annotate_slot(st, b);
@@ -245,13 +249,14 @@ static void result_stmt(RkNode *s, const RkType *ret)
 
 static void stack_run(RkNode *fn)
 {
+    require_cap(RK_FEAT_STACK_RUN, fn->loc, "stack runs");
+    run_params(fn, true);
     const RkType *ret = resolve_type(fn->ret, true);
     if (!is_error(ret) && ret->kind != RK_T_STACK) {
         ERROR(fn->ret->loc, "a run returns a stack (-> stack P) or nothing, not %s",
               ty_name(ret));
         ret = &rk_ty_error;
     }
-    require_cap(RK_FEAT_STACK_RUN, fn->loc, "stack runs");
     C->domain_bits = domain_of(fn);
     if (C->domain_bits == 0)
         ERROR(fn->loc, "a stack run takes at least one stack parameter");
@@ -259,7 +264,6 @@ static void stack_run(RkNode *fn)
         require_cap(RK_FEAT_DOMAIN_64, fn->loc,
                     rk_arena_printf(&rk_heap, "a stack run in a %d-bit domain",
                                     C->domain_bits));
-    run_params(fn, true);
     fn->ty = is_error(ret) ? NULL : rk_ty_str(ret);
     RkList body = fn->body;
     RkNode *last = body.items[body.len - 1];
