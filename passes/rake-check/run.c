@@ -262,8 +262,8 @@ static void stack_run(RkNode *fn)
         ERROR(fn->loc, "a stack run takes at least one stack parameter");
     else if (C->domain_bits != 32)
         require_cap(RK_FEAT_DOMAIN_64, fn->loc,
-                    rk_arena_printf(&rk_heap, "a stack run in a %d-bit domain",
-                                    C->domain_bits));
+                    rk_arena_printf(&rk_heap, "a stack run in a%s %d-bit domain",
+                                    C->domain_bits == 8 ? "n" : "", C->domain_bits));
     fn->ty = is_error(ret) ? NULL : rk_ty_str(ret);
     RkList body = fn->body;
     RkNode *last = body.items[body.len - 1];
