@@ -559,9 +559,9 @@ static void sweep(RkNode *s, const RkType *ret)
             eff = rk_bdd_and(remaining, p.mask);
             if (eff == RK_BDD_FALSE)
                 ERROR(arm->loc, "this arm is unreachable: %s",
-                      rk_bdd_implies(remaining, rk_bdd_not(p.mask))
-                          ? "earlier arms already take every lane it selects"
-                          : "its predicate selects no lane");
+                      p.mask == RK_BDD_FALSE
+                          ? "its predicate selects no lane"
+                          : "earlier arms already take every lane it selects");
             remaining = rk_bdd_and(remaining, rk_bdd_not(p.mask));
             where = rk_arena_printf(&rk_heap, "this arm reads it where %s holds%s",
                                     pred_text(arm->pred),

@@ -984,7 +984,11 @@ void check_slow_stmt(RkNode *s)
         return;
     case RK_BREAK:
     case RK_CONTINUE:
-        if (!C->loop_depth)
+        if (!C->loop_depth && C->slow_block && C->kind != FN_SLOW)
+            ERROR(s->loc, "%s is outside a loop: in a run's slow block, break "
+                          "and continue refer only to loops inside the block",
+                  rk_kind_name(s->kind));
+        else if (!C->loop_depth)
             ERROR(s->loc, "%s is outside a loop", rk_kind_name(s->kind));
         return;
     case RK_RETURN:
