@@ -614,6 +614,15 @@ Info vselect(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn, const RkType *expe
     }
     if (c.ty->kind == RK_T_MASK) {
         branches(tn, fn, expect, c.mask, rk_bdd_not(c.mask), &a, &b);
+        /* Any vector if, on a mask as on a uniform (10-gap-notes.md,
+         * sections 3 and 5: no gathers in conditional branches). */
+        if (reads_memory(tn) || reads_memory(fn)) {
+            ERROR(e->loc, "%s branches compute on values: read memory before "
+                          "the %s",
+                  e->kind == RK_CALL ? "select's" : "an if's",
+                  e->kind == RK_CALL ? "select" : "if");
+            return err_info();
+        }
         if (!is_error(a.ty) && !is_error(b.ty) &&
             ((a.ty->kind == RK_T_RACK && rk_elem_bits(a.ty->elem) != rk_elem_bits(c.ty->elem)) ||
              (b.ty->kind == RK_T_RACK && rk_elem_bits(b.ty->elem) != rk_elem_bits(c.ty->elem)))) {
