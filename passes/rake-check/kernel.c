@@ -580,6 +580,78 @@ static void sweep(RkNode *s, const RkType *ret)
               describe_witness(remaining));
 }
 
+/* --- atom order -------------------------------------------------------------- */
+
+/* Are all the names in a comparison bound now?  (A name bound later, such
+ * as a through result, would get a key of its own.) */
+static bool names_bound(RkNode *e)
+{
+    if (!e)
+        return true;
+    if (e->kind == RK_NAME)
+        return lookup(e->name) || find_decl(e->name);
+    RkNode *kids[] = {e->lhs, e->rhs, e->operand, e->object, e->index};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        if (!names_bound(kids[i]))
+            return false;
+    for (int i = 0; i < e->args.len; i++)
+        if (!names_bound(e->args.items[i]))
+            return false;
+    return true;
+}
+
+static void order_pred(RkNode *p)
+{
+    switch (p->kind) {
+    case RK_BINARY:
+        if (!strcmp(p->op, "and") || !strcmp(p->op, "or")) {
+            order_pred(p->lhs);
+            order_pred(p->rhs);
+        } else if (names_bound(p)) {
+            atom_for(p);
+        }
+        return;
+    case RK_UNARY:
+    case RK_GAPS:
+        order_pred(p->operand);
+        return;
+    case RK_TINE_REF: {
+        if (lookup(rk_arena_printf(&rk_heap, "#%s", p->name)))
+            return;
+        RkNode *t = find_global_tine(p->name);
+        if (!t || !p->applied || p->args.len != t->params.len ||
+            !names_bound(p))
+            return;
+        ensure_tine_checked(t);
+        if (t->pred->ty)
+            tine_mask(t, p);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* Number the comparison atoms of the sweep's arms, in the arms' order,
+ * before the through blocks meet them.  The BDDs (lib/bdd.c) keep their
+ * variables in the order atoms are numbered, and the sweep's remaining
+ * lanes conjoin the arms' complements: numbering each arm's comparisons
+ * side by side keeps that conjunction linear where numbering them as the
+ * through blocks happen to meet them can make it exponential (see
+ * tools/bench-check).  Only the order changes: a diagram means the same
+ * function in any order, so no proof does. */
+static void order_atoms(RkNode *fn)
+{
+    for (int i = 0; i < fn->body.len; i++) {
+        RkNode *s = fn->body.items[i];
+        if (s->kind != RK_SWEEP)
+            continue;
+        for (int j = 0; j < s->arms.len; j++)
+            if (s->arms.items[j]->pred->kind != RK_WILDCARD)
+                order_pred(s->arms.items[j]->pred);
+    }
+}
+
 static int part_of(RkNode *s)
 {
     switch (s->kind) {
@@ -626,6 +698,8 @@ void check_rake(RkNode *fn)
                   part_name(p), part_name(phase));
             continue;
         }
+        if (p == 2 && !throughs)
+            order_atoms(fn);
         phase = p;
         if (p == 2)
             throughs++;
