@@ -38,7 +38,8 @@ RkIrDoc rk_ir_read_any(FILE *in, const char *const *kinds, int version);
 /* A new document object with the header keys in order. */
 json_t *rk_ir_new_doc(const char *kind, int version, const char *source,
                       const char *target);
-/* Write with two-space indentation and a final newline. */
+/* Write with one-space indentation, keys in insertion order, and a final
+ * newline. */
 void rk_ir_write(json_t *doc, FILE *out);
 
 /* Decoding with located errors. */

@@ -131,7 +131,7 @@ bool rk_ty_equal(const RkType *a, const RkType *b)
     if (a->kind != b->kind)
         return false;
     switch (a->kind) {
-    case RK_T_SCALAR: case RK_T_RACK: case RK_T_COLUMN:
+    case RK_T_SCALAR: case RK_T_RACK: case RK_T_COLUMN: case RK_T_PTR:
         return a->elem == b->elem;
     case RK_T_MASK:
         return rk_elem_bits(a->elem) == rk_elem_bits(b->elem);
@@ -162,6 +162,7 @@ const char *rk_ty_str(const RkType *t)
         return rk_arena_printf(&rk_heap, "%s[]%s", t->mut ? "mut " : "", rk_ty_str(t->inner));
     case RK_T_STACK: return rk_arena_printf(&rk_heap, "stack %s", t->name);
     case RK_T_PACK: return rk_arena_printf(&rk_heap, "pack %s", t->name);
+    case RK_T_PTR: return rk_arena_printf(&rk_heap, "ptr %s", elem_names[t->elem]);
     }
     return "?";
 }

@@ -36,6 +36,7 @@ typedef enum RkTypeKind {
     RK_T_PACK,
     RK_T_COLUMN,
     RK_T_STRING,
+    RK_T_PTR,     /* native IR: an element pointer */
 } RkTypeKind;
 
 typedef struct RkType RkType;

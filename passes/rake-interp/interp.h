@@ -72,6 +72,8 @@ typedef struct Interp {
     uint64_t active;     /* active lanes of the current vector code */
     int64_t frame_bytes; /* RAKE_FRAME_BYTES */
     int depth;
+    bool contract;       /* emulate multiply-add contraction (--contract) */
+    int region;          /* the fused region being executed, -1 for none */
 } Interp;
 
 extern Interp *I;
@@ -115,6 +117,16 @@ Val eval_tine(RkNode *ref);
 /* run.c */
 void call_run(RkNode *run, RkNode *call, Val *args);
 Val eval_column(RkNode *field);
+
+/* kernels.c */
+void run_kernel_calls(const char *path);
+
+/* nireval.c */
+void nir_load(const char *path);
+bool nir_has(const char *name);
+Val nir_call(const char *name, RkNode *src, Val *args, int nargs);
+/* run.c: the checks a call to a stack run makes before it starts */
+void run_checks(RkNode *run, RkNode *call, Val *args);
 
 /* slow.c */
 Val eval_slow(RkNode *e);

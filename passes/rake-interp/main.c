@@ -5,6 +5,13 @@
  * Output: main's i32 result in decimal and a newline on stdout, exit 0.
  *         A trap prints `f.rk:L:C: trap: message` on stderr and exits 1,
  *         with nothing on stdout.
+ * Options: --nir F.nir   calls to runs and kernels execute the optimised
+ *                        native IR instead (the IR evaluator, nireval.c);
+ *          --kernels F   call kernels directly (kernels.c) instead of main;
+ *          --contract    contract multiply-adds in fused regions as the
+ *                        x86-avx2, x86-avx512 and aarch64-neon profiles
+ *                        do (for comparing with their code); never the
+ *                        default.
  * This is Rake's executable semantics, the oracle every backend is tested
  * against; it shares no code with any backend, only the lane semantics of
  * lib/lanes.c. */
@@ -20,11 +27,25 @@
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-interp");
+    bool contract = false;
+    const char *nir_path = NULL, *calls = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--"))
             break;
-        rk_diag_input("unknown option '%s' (usage: rake-interp < rake.checked "
-                      "[-- ARGS])",
+        if (!strcmp(argv[i], "--nir") && i + 1 < argc) {
+            nir_path = argv[++i];
+            continue;
+        }
+        if (!strcmp(argv[i], "--kernels") && i + 1 < argc) {
+            calls = argv[++i];
+            continue;
+        }
+        if (!strcmp(argv[i], "--contract")) {
+            contract = true;
+            continue;
+        }
+        rk_diag_input("unknown option '%s' (usage: rake-interp [--nir F.nir] < "
+                      "rake.checked [-- ARGS])",
                       argv[i]);
     }
     RkIrDoc doc = rk_ir_read(stdin, "rake.checked", 1);
@@ -33,6 +54,8 @@ int main(int argc, char **argv)
     if (!p)
         rk_diag_input("the document's target '%s' is not a profile",
                       doc.target ? doc.target : "(none)");
+    if (nir_path)
+        nir_load(nir_path);
     Interp interp = {0};
     I = &interp;
     I->f32_lanes = p->lanes;
@@ -41,6 +64,11 @@ int main(int argc, char **argv)
     I->active = ~0ull;
     const char *fb = getenv("RAKE_FRAME_BYTES");
     I->frame_bytes = fb && *fb ? strtoll(fb, NULL, 0) : 4 << 20;
+    I->contract = contract;
+    if (calls) {
+        run_kernel_calls(calls);
+        return 0;
+    }
     RkNode *main_fn = find_fn("main");
     if (!main_fn || main_fn->kind != RK_SLOW)
         rk_diag_fatal((RkLoc){0, 0}, "the program has no slow main to run");

@@ -158,15 +158,28 @@ static void store_compact(RkNode *s, Stack *st, int64_t *cursor)
     }
 }
 
+static int result_param(RkNode *run)
+{
+    RkNode *last = run->body.items[run->body.len - 1];
+    for (int i = 0; i < run->params.len; i++)
+        if (run->params.items[i]->slot == last->stack->slot)
+            return i;
+    rk_diag_internal("rake-interp: run %s has no result stack", run->name);
+}
+
+void run_checks(RkNode *run, RkNode *call, Val *args)
+{
+    if (!run->ret)
+        return;
+    check_counts(run, call, args);
+    check_aliasing(run, call, args, result_param(run));
+}
+
 static void stack_run(RkNode *run, RkNode *call, Val *args)
 {
     RkNode *last = run->body.items[run->body.len - 1];
-    int res = -1;
-    for (int i = 0; i < run->params.len; i++)
-        if (run->params.items[i]->slot == last->stack->slot)
-            res = i;
-    check_counts(run, call, args);
-    check_aliasing(run, call, args, res);
+    int res = result_param(run);
+    run_checks(run, call, args);
     Stack *st = args[res].stack;
     int64_t count = st->count, cursor = 0;
     RunCtx saved = rc;

@@ -451,7 +451,21 @@ Val call_from_slow(RkNode *call)
     for (int i = 0; i < n; i++)
         args[i] = arg_for_vector(call->args.items[i], fn->params.items[i]);
     Val r;
-    if (fn->kind == RK_RUN) {
+    if (nir_has(fn->name)) {
+        /* the native-IR evaluator: the same checks at the call, then the IR */
+        if (fn->kind == RK_RUN)
+            run_checks(fn, call, args);
+        else
+            for (int i = 0; i < n; i++)
+                args[i] = to_type(args[i], ty_of(fn->params.items[i]));
+        r = nir_call(fn->name, fn, args, n);
+        if (fn->kind == RK_RUN && fn->ret) {
+            RkNode *last = fn->body.items[fn->body.len - 1];
+            for (int i = 0; i < n; i++)
+                if (fn->params.items[i]->slot == last->stack->slot)
+                    r = args[i];
+        }
+    } else if (fn->kind == RK_RUN) {
         call_run(fn, call, args);
         int res = -1;
         if (fn->ret) {

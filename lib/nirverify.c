@@ -1,0 +1,661 @@
+/* nirverify.c: the native-IR verifier.
+ *
+ * rake-lower runs it on its output, rake-opt on its input and its output,
+ * and `rake-verify --ir` alone.  Each violation is reported with the
+ * function, the instruction and the rule:
+ *   rake-opt: @advance %4 (rack.fma): operand-type: operand 2 is mask<32>, ...
+ * The rules, by name (docs/nir.md describes each):
+ *   defined-once, undefined-value, use-before-def, not-dominated,
+ *   unknown-op, arity, operand-type, result-type, constant-bits,
+ *   lane-index, shuffle-lanes, missing-terminator, branch-target,
+ *   branch-args, branch-arg-type, cbr-condition, return-type,
+ *   entry-params, duplicate-block, fused-region, fused-contiguous,
+ *   fused-pure, through-mask, unsanitized, benign-value. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "nir.h"
+#include "nirops.h"
+
+typedef struct Def {
+    const RkType *type;
+    int block;       /* defining block index, -1 for function params */
+    int pos;         /* position in the block; -1 for block params */
+    RkInstr *instr;
+    bool defined;
+} Def;
+
+typedef struct V {
+    const RkFunc *f;
+    Def *defs;
+    int ndefs;
+    int errors;
+    bool fpx;
+    int lanes;
+    bool *dom;       /* dom[a * nb + b]: block a dominates block b */
+    int nb;
+} V;
+
+static void fail(V *v, const RkInstr *in, const char *rule, const char *fmt, ...)
+    RK_PRINTF(4, 5);
+
+static void fail(V *v, const RkInstr *in, const char *rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: @%s", rk_diag_program_name(), v->f->name);
+    if (in)
+        fprintf(stderr, " %%%d (%s)", in->id, in->op);
+    fprintf(stderr, ": %s: ", rule);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    v->errors++;
+}
+
+int rk_nir_lanes(const RkType *t, int f32_lanes)
+{
+    return rk_lanes_of(t->elem, f32_lanes);
+}
+
+static const char *tn(const RkType *t) { return rk_nir_type_str(t); }
+
+static bool same(const RkType *a, const RkType *b)
+{
+    if (!a || !b)
+        return a == b;
+    return rk_ty_equal(a, b);
+}
+
+/* --- definitions ---------------------------------------------------------------- */
+
+static void define(V *v, int id, const RkType *t, int block, int pos, RkInstr *in)
+{
+    if (id < 0 || id >= v->ndefs) {
+        fail(v, in, "defined-once", "value %%%d is outside the function's %d values",
+             id, v->ndefs);
+        return;
+    }
+    if (v->defs[id].defined) {
+        fail(v, in, "defined-once", "value %%%d is defined more than once", id);
+        return;
+    }
+    v->defs[id] = (Def){t, block, pos, in, true};
+}
+
+static int block_index(const RkFunc *f, int id)
+{
+    for (int i = 0; i < f->nblocks; i++)
+        if (f->blocks[i]->id == id)
+            return i;
+    return -1;
+}
+
+static void successors(const RkBlock *b, int *s, int *n)
+{
+    *n = 0;
+    if (b->terminated && b->term.kind == RK_TERM_BR)
+        s[(*n)++] = b->term.to.block;
+    if (b->terminated && b->term.kind == RK_TERM_CBR) {
+        s[(*n)++] = b->term.to.block;
+        s[(*n)++] = b->term.alt.block;
+    }
+}
+
+/* Iterative dominators over the (small) block graph. */
+static void dominators(V *v)
+{
+    const RkFunc *f = v->f;
+    int nb = f->nblocks;
+    v->nb = nb;
+    v->dom = calloc((size_t)(nb * nb + 1), 1);
+    for (int a = 0; a < nb; a++)
+        for (int b = 0; b < nb; b++)
+            v->dom[a * nb + b] = b == 0 ? a == 0 : true;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int b = 1; b < nb; b++) {
+            bool *meet = calloc((size_t)nb, 1);
+            bool any = false;
+            for (int p = 0; p < nb; p++) {
+                int s[2], n;
+                successors(f->blocks[p], s, &n);
+                for (int k = 0; k < n; k++) {
+                    if (block_index(f, s[k]) != b)
+                        continue;
+                    for (int a = 0; a < nb; a++)
+                        meet[a] = any ? meet[a] && v->dom[a * nb + p] : v->dom[a * nb + p];
+                    any = true;
+                }
+            }
+            for (int a = 0; a < nb; a++) {
+                bool nv = (any && meet[a]) || a == b;
+                if (v->dom[a * nb + b] != nv) {
+                    v->dom[a * nb + b] = nv;
+                    changed = true;
+                }
+            }
+            free(meet);
+        }
+    }
+}
+
+static const RkType *use(V *v, const RkInstr *in, int id, int block, int pos)
+{
+    if (id < 0 || id >= v->ndefs || !v->defs[id].defined) {
+        fail(v, in, "undefined-value", "%%%d is never defined", id);
+        return NULL;
+    }
+    Def *d = &v->defs[id];
+    if (d->block < 0)
+        return d->type;
+    if (d->block == block) {
+        if (d->pos >= pos)
+            fail(v, in, "use-before-def", "%%%d is used before its definition", id);
+    } else if (!v->dom[d->block * v->nb + block]) {
+        fail(v, in, "not-dominated", "%%%d is defined in b%d, which doesn't dominate "
+                                     "this use in b%d",
+             id, v->f->blocks[d->block]->id, v->f->blocks[block]->id);
+    }
+    return d->type;
+}
+
+/* --- signatures ------------------------------------------------------------------- */
+
+static bool is(const RkType *t, RkTypeKind k) { return t && t->kind == k; }
+
+static bool float_elem(const RkType *t) { return t && t->elem == RK_E_F32; }
+
+static void expect_arity(V *v, const RkInstr *in, int lo, int hi)
+{
+    if (in->nargs < lo || in->nargs > hi)
+        fail(v, in, "arity", "%s takes %d%s operand%s, found %d", in->op, lo,
+             hi > lo ? " or more" : "", lo == 1 && hi == 1 ? "" : "s", in->nargs);
+}
+
+static void operand(V *v, const RkInstr *in, int i, const RkType *got, bool ok,
+                    const char *want)
+{
+    if (got && !ok)
+        fail(v, in, "operand-type", "operand %d is %s, expected %s", i + 1, tn(got), want);
+}
+
+static void result(V *v, const RkInstr *in, bool ok, const char *want)
+{
+    if (!ok)
+        fail(v, in, "result-type", "the result is %s, expected %s", tn(in->type), want);
+}
+
+static void check_const(V *v, const RkInstr *in, const RkType **a)
+{
+    if (!strcmp(in->op, "rack.splat") && in->nargs == 1) {
+        operand(v, in, 0, a[0], is(a[0], RK_T_SCALAR) && is(in->type, RK_T_RACK) &&
+                                    a[0]->elem == in->type->elem,
+                "a uniform of the rack's element");
+        result(v, in, is(in->type, RK_T_RACK), "a rack");
+        return;
+    }
+    expect_arity(v, in, 0, 0);
+    const RkType *t = in->type;
+    bool ok = !strcmp(in->op, "const")        ? is(t, RK_T_SCALAR)
+              : !strcmp(in->op, "rack.splat") ? is(t, RK_T_RACK)
+                                              : is(t, RK_T_MASK);
+    result(v, in, ok, in->op[0] == 'c' ? "a uniform" : in->op[0] == 'r' ? "a rack" : "a mask");
+    if (!ok || !t)
+        return;
+    int bits = is(t, RK_T_MASK) ? 1 : rk_elem_bits(t->elem);
+    if (bits < 64 && (in->bits >> bits))
+        fail(v, in, "constant-bits", "0x%" PRIx64 " doesn't fit %s", in->bits, tn(t));
+}
+
+static void check_lanewise(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
+{
+    int n = op->shape == SH_BIN ? 2 : op->shape == SH_UN ? 1 : 3;
+    expect_arity(v, in, n, n);
+    result(v, in, is(in->type, RK_T_RACK), "a rack");
+    for (int i = 0; i < in->nargs && i < n; i++)
+        operand(v, in, i, a[i], same(a[i], in->type), tn(in->type));
+    if (is(in->type, RK_T_RACK) && (op->flags & RK_OP_FLOAT))
+        result(v, in, float_elem(in->type), "a float rack");
+    if (is(in->type, RK_T_RACK) && (op->flags & RK_OP_INT))
+        result(v, in, rk_elem_is_int(in->type->elem), "an integer rack");
+}
+
+static void check_convert(V *v, const RkInstr *in, const RkType **a)
+{
+    const char *o = in->op + 5;
+    bool two = !strcmp(o, "narrow") || !strcmp(o, "dot");
+    expect_arity(v, in, two ? 2 : 1, two ? 2 : 1);
+    if (!in->nargs || !a[0] || !in->type)
+        return;
+    RkElem from = a[0]->elem, to = in->type->elem;
+    bool ok = is(a[0], RK_T_RACK) && is(in->type, RK_T_RACK);
+    if (!strcmp(o, "to_i32")) ok &= from == RK_E_F32 && to == RK_E_I32;
+    else if (!strcmp(o, "to_u32")) ok &= from == RK_E_F32 && to == RK_E_U32;
+    else if (!strcmp(o, "to_f32")) ok &= (from == RK_E_I32 || from == RK_E_U32) && to == RK_E_F32;
+    else if (!strcmp(o, "bitcast")) ok &= rk_elem_bits(from) == rk_elem_bits(to);
+    else if (!strncmp(o, "widen_", 6)) ok &= from == RK_E_U8 && to == RK_E_I16;
+    else if (!strcmp(o, "narrow")) ok &= from == RK_E_I32 && to == RK_E_I16;
+    else ok &= from == RK_E_I16 && to == RK_E_I32;
+    if (!ok)
+        fail(v, in, "operand-type", "%s doesn't convert %s to %s", in->op, tn(a[0]), tn(in->type));
+    if (two && in->nargs == 2)
+        operand(v, in, 1, a[1], same(a[0], a[1]), tn(a[0]));
+}
+
+static void check_cross(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
+{
+    if (op->shape == SH_SHUFFLE) {
+        expect_arity(v, in, 1, 2);
+        result(v, in, is(in->type, RK_T_RACK), "a rack");
+        for (int i = 0; i < in->nargs; i++)
+            operand(v, in, i, a[i], same(a[i], in->type), tn(in->type));
+        if (!is(in->type, RK_T_RACK))
+            return;
+        int lanes = rk_nir_lanes(in->type, v->lanes);
+        if (in->nlanes != lanes)
+            fail(v, in, "shuffle-lanes", "%d indices for %d lanes", in->nlanes, lanes);
+        for (int i = 0; i < in->nlanes; i++)
+            if (in->lanes[i] < 0 || in->lanes[i] >= lanes * in->nargs)
+                fail(v, in, "shuffle-lanes", "index %d is outside 0..%d", in->lanes[i],
+                     lanes * in->nargs - 1);
+        return;
+    }
+    int n = op->shape == SH_INSERT ? 2 : 1;
+    expect_arity(v, in, n, n);
+    if (!in->nargs || !a[0])
+        return;
+    if (op->shape == SH_MREDUCE) {
+        operand(v, in, 0, a[0], is(a[0], RK_T_MASK), "a mask");
+        bool bm = !strcmp(in->op, "mask.bitmask");
+        result(v, in, is(in->type, RK_T_SCALAR) &&
+                          in->type->elem == (bm ? RK_E_U32 : RK_E_BOOL),
+               bm ? "u32" : "bool");
+        return;
+    }
+    operand(v, in, 0, a[0], is(a[0], RK_T_RACK), "a rack");
+    if (!is(a[0], RK_T_RACK))
+        return;
+    if (op->shape == SH_REDUCE || op->shape == SH_EXTRACT)
+        result(v, in, is(in->type, RK_T_SCALAR) && in->type->elem == a[0]->elem,
+               rk_elem_name(a[0]->elem));
+    else
+        result(v, in, same(in->type, a[0]), tn(a[0]));
+    if (op->shape == SH_INSERT && in->nargs == 2)
+        operand(v, in, 1, a[1], is(a[1], RK_T_SCALAR) && a[1]->elem == a[0]->elem,
+                rk_elem_name(a[0]->elem));
+    int lanes = rk_nir_lanes(a[0], v->lanes);
+    if ((op->shape == SH_EXTRACT || op->shape == SH_INSERT) &&
+        (in->imm < 0 || in->imm >= lanes))
+        fail(v, in, "lane-index", "lane %" PRId64 " of a %d-lane rack", in->imm, lanes);
+}
+
+static void check_uniform(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
+{
+    int n = op->shape == SH_UBIN || op->shape == SH_UCMP ? 2
+            : op->shape == SH_USELECT ? 3 : 1;
+    expect_arity(v, in, n, n);
+    for (int i = 0; i < in->nargs; i++)
+        operand(v, in, i, a[i], is(a[i], RK_T_SCALAR), "a uniform");
+    if (op->shape == SH_UCMP) {
+        result(v, in, is(in->type, RK_T_SCALAR) && in->type->elem == RK_E_BOOL, "bool");
+        if (in->nargs == 2)
+            operand(v, in, 1, a[1], same(a[0], a[1]), tn(a[0]));
+    } else if (op->shape == SH_USELECT) {
+        if (in->nargs == 3) {
+            operand(v, in, 0, a[0], is(a[0], RK_T_SCALAR) && a[0]->elem == RK_E_BOOL, "bool");
+            operand(v, in, 1, a[1], same(a[1], in->type), tn(in->type));
+            operand(v, in, 2, a[2], same(a[2], in->type), tn(in->type));
+        }
+    } else if (op->shape != SH_UCVT) {
+        result(v, in, is(in->type, RK_T_SCALAR), "a uniform");
+        for (int i = 0; i < in->nargs; i++)
+            operand(v, in, i, a[i], same(a[i], in->type), tn(in->type));
+    }
+}
+
+static void check_mem(V *v, const RkInstr *in, const RkType **a)
+{
+    const char *o = in->op;
+    int want = !strcmp(o, "stack.count") || !strcmp(o, "stack.column") ||
+                       !strcmp(o, "view.ptr") || !strcmp(o, "view.count") ||
+                       !strcmp(o, "mask.popcount") || !strcmp(o, "mask.lanes_below")
+                   ? 1
+               : !strcmp(o, "rack.store.masked") || !strcmp(o, "rack.compress_store") ? 3
+               : !strcmp(o, "slow.call") ? -1
+               : !strcmp(o, "rack.gather") ? -2
+                                            : 2;
+    if (!strcmp(o, "rack.load"))
+        want = -3;
+    if (want > 0)
+        expect_arity(v, in, want, want);
+    else if (want == -2)
+        expect_arity(v, in, 2, 3);
+    else if (want == -3)
+        expect_arity(v, in, 1, 2);
+    if (!in->nargs || !a[0])
+        return;
+    if (!strncmp(o, "stack.", 6))
+        operand(v, in, 0, a[0], is(a[0], RK_T_STACK), "a stack");
+    else if (!strncmp(o, "view.", 5))
+        operand(v, in, 0, a[0], is(a[0], RK_T_VIEW), "a view");
+    else if (!strncmp(o, "rack.", 5) || !strcmp(o, "elem.load") || !strcmp(o, "ptr.add"))
+        operand(v, in, 0, a[0], is(a[0], RK_T_PTR), "a pointer");
+    else if (!strncmp(o, "mask.p", 6))
+        operand(v, in, 0, a[0], is(a[0], RK_T_MASK), "a mask");
+    if (!strcmp(o, "rack.load") || !strcmp(o, "rack.load.masked") || !strcmp(o, "rack.gather"))
+        result(v, in, is(in->type, RK_T_RACK), "a rack");
+}
+
+static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
+{
+    switch (op->shape) {
+    case SH_CONST:
+        check_const(v, in, a);
+        return;
+    case SH_SPLAT:
+        expect_arity(v, in, 1, 1);
+        operand(v, in, 0, a[0], is(a[0], RK_T_SCALAR) && a[0]->elem == RK_E_BOOL, "bool");
+        result(v, in, is(in->type, RK_T_MASK), "a mask");
+        return;
+    case SH_COPY:
+        expect_arity(v, in, 1, 1);
+        if (in->nargs == 1)
+            result(v, in, same(in->type, a[0]), tn(a[0]));
+        return;
+    case SH_BIN:
+    case SH_UN:
+    case SH_TER:
+        check_lanewise(v, in, op, a);
+        return;
+    case SH_SHIFT:
+        expect_arity(v, in, 1, 2);
+        result(v, in, is(in->type, RK_T_RACK) && rk_elem_is_int(in->type->elem),
+               "an integer rack");
+        if (in->nargs >= 1)
+            operand(v, in, 0, a[0], same(a[0], in->type), tn(in->type));
+        if (in->nargs == 2)
+            operand(v, in, 1, a[1], is(a[1], RK_T_SCALAR) && a[1]->elem == RK_E_U32, "u32");
+        return;
+    case SH_CMP:
+        expect_arity(v, in, 2, 2);
+        if (in->nargs == 2 && a[0]) {
+            operand(v, in, 0, a[0], is(a[0], RK_T_RACK), "a rack");
+            operand(v, in, 1, a[1], same(a[0], a[1]), tn(a[0]));
+            if (is(a[0], RK_T_RACK))
+                result(v, in, same(in->type, rk_ty_mask(rk_elem_bits(a[0]->elem))),
+                       tn(rk_ty_mask(rk_elem_bits(a[0]->elem))));
+        }
+        return;
+    case SH_MBIN:
+    case SH_MUN:
+        expect_arity(v, in, op->shape == SH_MBIN ? 2 : 1, op->shape == SH_MBIN ? 2 : 1);
+        result(v, in, is(in->type, RK_T_MASK), "a mask");
+        for (int i = 0; i < in->nargs; i++)
+            operand(v, in, i, a[i], same(a[i], in->type), tn(in->type));
+        return;
+    case SH_SELECT:
+        expect_arity(v, in, 3, 3);
+        if (in->nargs == 3) {
+            operand(v, in, 0, a[0], is(a[0], RK_T_MASK), "a mask");
+            operand(v, in, 1, a[1], same(a[1], in->type), tn(in->type));
+            operand(v, in, 2, a[2], same(a[2], in->type), tn(in->type));
+            if (is(a[0], RK_T_MASK) && (is(in->type, RK_T_RACK) || is(in->type, RK_T_MASK)) &&
+                rk_elem_bits(a[0]->elem) != rk_elem_bits(in->type->elem))
+                fail(v, in, "operand-type", "a %s can't select %s", tn(a[0]), tn(in->type));
+        }
+        return;
+    case SH_CONVERT:
+        check_convert(v, in, a);
+        return;
+    case SH_REDUCE: case SH_SCAN: case SH_EXTRACT: case SH_INSERT:
+    case SH_SHUFFLE: case SH_MREDUCE:
+        check_cross(v, in, op, a);
+        return;
+    case SH_UBIN: case SH_UUN: case SH_UCMP: case SH_USELECT: case SH_UCVT:
+        check_uniform(v, in, op, a);
+        return;
+    case SH_MEM:
+        check_mem(v, in, a);
+        return;
+    }
+}
+
+/* --- masks and sanitisation ---------------------------------------------------------- */
+
+static bool constant_bits(V *v, int id, uint32_t *bits)
+{
+    if (id < 0 || id >= v->ndefs || !v->defs[id].instr)
+        return false;
+    RkInstr *d = v->defs[id].instr;
+    if (strcmp(d->op, "rack.splat") || d->nargs)
+        return false;
+    *bits = (uint32_t)d->bits;
+    return true;
+}
+
+static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
+{
+    if (!(op->flags & RK_OP_RAISES) || in->through < 0 || !v->fpx)
+        return;
+    bool floats = false;
+    for (int i = 0; i < in->nargs; i++)
+        floats |= a[i] && float_elem(a[i]);
+    if (!floats)
+        return;
+    if (!in->sanitized)
+        fail(v, in, "unsanitized", "an exception-capable operation under %%%d isn't "
+                                   "marked sanitized",
+             in->through);
+    for (int i = 0; i < in->nargs; i++) {
+        uint32_t want = i == 1 && op->benign2 ? op->benign2 : op->benign, got;
+        if (!strcmp(in->op, "rack.div") && i == 1)
+            want = op->benign2;
+        int id = in->args[i];
+        if (constant_bits(v, id, &got) && got == want)
+            continue;
+        RkInstr *d = id >= 0 && id < v->ndefs ? v->defs[id].instr : NULL;
+        if (!d || strcmp(d->op, "mask.select") || !d->benign || d->nargs != 3) {
+            fail(v, in, "unsanitized", "operand %d (%%%d) isn't replaced by a benign "
+                                       "value in the lanes outside %%%d",
+                 i + 1, id, in->through);
+            continue;
+        }
+        if (d->args[0] != in->through)
+            fail(v, in, "benign-value", "operand %d is sanitized under %%%d, not under "
+                                        "the operation's mask %%%d",
+                 i + 1, d->args[0], in->through);
+        if (!constant_bits(v, d->args[2], &got) || got != want)
+            fail(v, in, "benign-value", "operand %d's inactive lanes get %%%d, not the "
+                                        "benign 0x%08x",
+                 i + 1, d->args[2], want);
+    }
+}
+
+/* --- regions ------------------------------------------------------------------------- */
+
+static bool is_constant(const RkInstr *in)
+{
+    return (!strcmp(in->op, "rack.splat") || !strcmp(in->op, "const") ||
+            !strcmp(in->op, "mask.const")) && in->nargs == 0;
+}
+
+static void check_regions(V *v, const RkBlock *b)
+{
+    const RkFunc *f = v->f;
+    for (int i = 0; i < b->ninstrs; i++) {
+        const RkInstr *in = b->instrs[i];
+        if (in->fused < 0)
+            continue;
+        if (in->fused >= f->nregions)
+            fail(v, in, "fused-region", "region %d, but the function has %d", in->fused,
+                 f->nregions);
+        const RkOpInfo *op = rk_nir_op(in->op);
+        if (op && !(op->flags & RK_OP_FUSABLE))
+            fail(v, in, "fused-pure", "%s can't be in a fused region: it is %s", in->op,
+                 (op->flags & RK_OP_PURE) ? "a cross-lane reduction or extraction"
+                                          : "a memory access or an effect");
+        /* everything between this and the region's next instruction */
+        for (int j = i + 1; j < b->ninstrs; j++) {
+            const RkInstr *n = b->instrs[j];
+            if (n->fused == in->fused)
+                break;
+            if (n->fused < 0 && is_constant(n))
+                continue;
+            bool later = false;
+            for (int k = j + 1; k < b->ninstrs; k++)
+                later |= b->instrs[k]->fused == in->fused;
+            if (later)
+                fail(v, n, "fused-contiguous", "this instruction interrupts fused "
+                                               "region %d",
+                     in->fused);
+            break;
+        }
+    }
+    for (int i = 0; i < f->nblocks; i++) {
+        if (f->blocks[i] == b)
+            continue;
+        for (int j = 0; j < b->ninstrs; j++) {
+            if (b->instrs[j]->fused < 0)
+                continue;
+            for (int k = 0; k < f->blocks[i]->ninstrs; k++)
+                if (f->blocks[i]->instrs[k]->fused == b->instrs[j]->fused &&
+                    i < block_index(f, b->id))
+                    fail(v, b->instrs[j], "fused-contiguous", "region %d spans blocks",
+                         b->instrs[j]->fused);
+        }
+    }
+}
+
+/* --- terminators ----------------------------------------------------------------------- */
+
+static void check_edge(V *v, const RkEdge *e, int block, int pos)
+{
+    int bi = block_index(v->f, e->block);
+    if (bi < 0) {
+        fail(v, NULL, "branch-target", "b%d branches to b%d, which doesn't exist",
+             v->f->blocks[block]->id, e->block);
+        return;
+    }
+    const RkBlock *t = v->f->blocks[bi];
+    if (bi == 0)
+        fail(v, NULL, "branch-target", "b%d branches to the entry block", v->f->blocks[block]->id);
+    if (e->nargs != t->nparams) {
+        fail(v, NULL, "branch-args", "b%d passes %d arguments to b%d, which takes %d",
+             v->f->blocks[block]->id, e->nargs, e->block, t->nparams);
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++) {
+        const RkType *ty = use(v, NULL, e->args[i], block, pos);
+        if (ty && !same(ty, t->ptypes[i]))
+            fail(v, NULL, "branch-arg-type", "b%d passes %s as b%d's parameter %d (%s)",
+                 v->f->blocks[block]->id, tn(ty), e->block, i + 1, tn(t->ptypes[i]));
+    }
+}
+
+static void check_term(V *v, const RkBlock *b, int bi)
+{
+    if (!b->terminated) {
+        fail(v, NULL, "missing-terminator", "b%d has no terminator", b->id);
+        return;
+    }
+    const RkTerm *t = &b->term;
+    int pos = b->ninstrs;
+    switch (t->kind) {
+    case RK_TERM_RET: {
+        const RkType *ty = t->value >= 0 ? use(v, NULL, t->value, bi, pos) : NULL;
+        if ((t->value >= 0 && ty && !same(ty, v->f->result)) ||
+            (t->value < 0 && v->f->result))
+            fail(v, NULL, "return-type", "b%d returns %s from a function of %s", b->id,
+                 t->value < 0 ? "nothing" : tn(ty), tn(v->f->result));
+        break;
+    }
+    case RK_TERM_BR:
+        check_edge(v, &t->to, bi, pos);
+        break;
+    case RK_TERM_CBR: {
+        const RkType *ty = use(v, NULL, t->value, bi, pos);
+        if (ty && !(is(ty, RK_T_SCALAR) && ty->elem == RK_E_BOOL))
+            fail(v, NULL, "cbr-condition", "b%d branches on %s, not bool", b->id, tn(ty));
+        check_edge(v, &t->to, bi, pos);
+        check_edge(v, &t->alt, bi, pos);
+        break;
+    }
+    case RK_TERM_TRAP:
+        break;
+    }
+}
+
+/* --- the function ---------------------------------------------------------------------- */
+
+static void verify_func(V *v)
+{
+    const RkFunc *f = v->f;
+    v->ndefs = f->nvalues;
+    v->defs = calloc((size_t)(v->ndefs + 1), sizeof(Def));
+    for (int i = 0; i < f->nparams; i++)
+        define(v, f->params[i], f->ptypes[i], -1, -1, NULL);
+    if (f->nblocks == 0) {
+        fail(v, NULL, "missing-terminator", "the function has no blocks");
+        return;
+    }
+    for (int i = 0; i < f->nblocks; i++) {
+        const RkBlock *b = f->blocks[i];
+        for (int j = 0; j < i; j++)
+            if (f->blocks[j]->id == b->id)
+                fail(v, NULL, "duplicate-block", "two blocks are b%d", b->id);
+        if (i == 0 && b->nparams)
+            fail(v, NULL, "entry-params", "the entry block b%d takes parameters", b->id);
+        for (int p = 0; p < b->nparams; p++)
+            define(v, b->params[p], b->ptypes[p], i, -1, NULL);
+        for (int j = 0; j < b->ninstrs; j++)
+            if (b->instrs[j]->id >= 0)
+                define(v, b->instrs[j]->id, b->instrs[j]->type, i, j, b->instrs[j]);
+    }
+    dominators(v);
+    for (int i = 0; i < f->nblocks; i++) {
+        const RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            const RkInstr *in = b->instrs[j];
+            const RkOpInfo *op = rk_nir_op(in->op);
+            if (!op) {
+                fail(v, in, "unknown-op", "no operation is called %s", in->op);
+                continue;
+            }
+            const RkType *a[16] = {0};
+            for (int k = 0; k < in->nargs; k++) {
+                const RkType *t = use(v, in, in->args[k], i, j);
+                if (k < 16)
+                    a[k] = t;
+            }
+            if (in->through >= 0) {
+                const RkType *t = use(v, in, in->through, i, j);
+                if (t && !is(t, RK_T_MASK))
+                    fail(v, in, "through-mask", "through=%%%d is %s, not a mask",
+                         in->through, tn(t));
+            }
+            if (in->nargs <= 16)
+                check_sig(v, in, op, a);
+            check_sanitized(v, in, op, a);
+        }
+        check_regions(v, b);
+        check_term(v, b, i);
+    }
+    free(v->defs);
+    free(v->dom);
+}
+
+int rk_nir_verify(const RkNirModule *m, bool fp_exceptions, int f32_lanes)
+{
+    int errors = 0;
+    for (int i = 0; i < m->nfuncs; i++) {
+        V v = {m->funcs[i], NULL, 0, 0, fp_exceptions, f32_lanes, NULL, 0};
+        verify_func(&v);
+        errors += v.errors;
+    }
+    return errors;
+}

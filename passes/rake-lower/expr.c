@@ -1,0 +1,224 @@
+/* expr.c: expressions to SSA values.
+ *
+ * Literals and constants stay pending (LVal.is_const) until an operation
+ * needs them, and then become `const` (a uniform) or `rack.splat` (a
+ * rack).  A uniform meeting a rack is broadcast with `rack.splat %u`.
+ * A mask `if` lowers each branch under its part of the mask and joins them
+ * with `mask.select`; a uniform `if` broadcasts its condition into a mask
+ * the same way, so untaken exception-capable work is sanitised too. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "lower.h"
+
+const RkType *node_ty(RkNode *n)
+{
+    const RkType *t = n->ty ? rk_type_parse(n->ty) : NULL;
+    if (!t)
+        rk_diag_internal("rake-lower: %s at %d:%d has no type", rk_kind_name(n->kind),
+                         n->loc.line, n->loc.col);
+    return t;
+}
+
+static uint64_t literal_bits(RkNode *lit, RkElem e)
+{
+    const char *s = lit->text;
+    if (lit->kind == RK_BOOL)
+        return !strcmp(s, "true");
+    bool neg = *s == '-';
+    if (e == RK_E_F32) {
+        float f;
+        if (lit->kind == RK_INT) {
+            unsigned long long u = strtoull(neg ? s + 1 : s, NULL, 0);
+            f = neg ? -(float)u : (float)u;
+        } else {
+            f = strtof(s, NULL);
+        }
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    unsigned long long u = strtoull(neg ? s + 1 : s, NULL, 0);
+    uint64_t v = neg ? 0 - u : u;
+    int w = rk_elem_bits(e);
+    return w == 64 ? v : v & ((1ull << w) - 1);
+}
+
+static LVal name(RkNode *e)
+{
+    if (e->ref && !strcmp(e->ref, "const")) {
+        RkList d = L->module->decls;
+        for (int i = 0; i < d.len; i++)
+            if (d.items[i]->kind == RK_CONST && !strcmp(d.items[i]->name, e->name)) {
+                RkNode *v = d.items[i]->value;
+                const RkType *t = node_ty(d.items[i]);
+                if (v->kind == RK_UNARY)
+                    rk_diag_internal("rake-lower: negated constant");
+                return lconst(t, literal_bits(v, t->elem));
+            }
+    }
+    if (e->slot < 0 || e->slot >= L->env->nslots ||
+        (L->env->slots[e->slot].id < 0 && !L->env->slots[e->slot].is_const))
+        rk_diag_internal("rake-lower: '%s' at %d:%d has no value", e->name, e->loc.line,
+                         e->loc.col);
+    return L->env->slots[e->slot];
+}
+
+static const char *cmp_suffix(const char *op)
+{
+    if (!strcmp(op, "=")) return "eq";
+    if (!strcmp(op, "!=")) return "ne";
+    if (!strcmp(op, "<")) return "lt";
+    if (!strcmp(op, "<=")) return "le";
+    if (!strcmp(op, ">")) return "gt";
+    return "ge";
+}
+
+static LVal binary(RkNode *e)
+{
+    const char *op = e->op;
+    const RkType *t = node_ty(e);
+    LVal a = lower_expr(e->lhs), b = lower_expr(e->rhs);
+    if (!strcmp(op, "and") || !strcmp(op, "or")) {
+        int x = materialize(a, NULL), y = materialize(b, NULL);
+        const char *o = t->kind == RK_T_MASK ? (op[0] == 'a' ? "mask.and" : "mask.or")
+                                             : (op[0] == 'a' ? "u.and" : "u.or");
+        return lval(emit2(o, t, x, y, e->loc), t);
+    }
+    bool cmp = !(strchr("+-*/%", op[0]) && !op[1]);
+    bool rack = a.ty->kind == RK_T_RACK || b.ty->kind == RK_T_RACK;
+    RkElem el = (a.ty->kind == RK_T_RACK ? a.ty : b.ty)->elem;
+    if (!rack) {
+        int x = as_uniform(a), y = as_uniform(b);
+        const char *o = cmp ? rk_arena_printf(&rk_heap, "u.cmp.%s", cmp_suffix(op))
+                        : op[0] == '+' ? "u.add" : op[0] == '-' ? "u.sub"
+                        : op[0] == '*' ? "u.mul" : "u.div";
+        return lval(emit2(o, t, x, y, e->loc), t);
+    }
+    int args[2] = {as_rack(a, el), as_rack(b, el)};
+    const char *o = cmp ? rk_arena_printf(&rk_heap, "rack.cmp.%s", cmp_suffix(op))
+                    : op[0] == '+' ? "rack.add" : op[0] == '-' ? "rack.sub"
+                    : op[0] == '*' ? "rack.mul" : "rack.div";
+    return lval(lanewise(o, t, args, 2, e->loc), t);
+}
+
+static LVal unary(RkNode *e)
+{
+    const RkType *t = node_ty(e);
+    LVal a = lower_expr(e->operand);
+    if (e->op[0] == 'n')
+        return lval(emit1(t->kind == RK_T_MASK ? "mask.not" : "u.not", t,
+                          materialize(a, NULL), e->loc), t);
+    if (t->kind == RK_T_RACK) {
+        int x = as_rack(a, t->elem);
+        return lval(lanewise("rack.neg", t, &x, 1, e->loc), t);
+    }
+    return lval(emit1("u.neg", t, as_uniform(a), e->loc), t);
+}
+
+/* Lower `then` under ctx & m and `else` under ctx & !m; join them. */
+static LVal select_of(RkNode *e, int m, RkNode *tn, RkNode *fn)
+{
+    const RkType *t = node_ty(e);
+    int saved = L->ctx;
+    int not_m = mask_not(m, e->loc);
+    L->ctx = mask_and(saved, m, e->loc);
+    int a = materialize(lower_expr(tn), t);
+    L->ctx = mask_and(saved, not_m, e->loc);
+    int b = materialize(lower_expr(fn), t);
+    L->ctx = saved;
+    return lval(emit3("mask.select", t, m, a, b, e->loc), t);
+}
+
+static LVal if_expr(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn)
+{
+    const RkType *t = node_ty(e);
+    LVal c = lower_expr(cond);
+    if (c.ty->kind == RK_T_MASK)
+        return select_of(e, materialize(c, NULL), tn, fn);
+    /* a uniform condition */
+    if (t->kind == RK_T_SCALAR) {
+        int a = as_uniform(lower_expr(tn)), b = as_uniform(lower_expr(fn));
+        return lval(emit3("u.select", t, as_uniform(c), a, b, e->loc), t);
+    }
+    int bits = rk_elem_bits(t->elem);
+    int m = emit1("mask.splat", rk_ty_mask(bits), as_uniform(c), e->loc);
+    return select_of(e, m, tn, fn);
+}
+
+int lower_mask(RkNode *e) { return materialize(lower_expr(e), NULL); }
+
+int lower_rack(RkNode *e, const RkType *t) { return materialize(lower_expr(e), t); }
+
+static LVal shuffle(RkNode *e)
+{
+    const RkType *t = node_ty(e);
+    int args[2];
+    for (int i = 0; i < e->args.len; i++)
+        args[i] = lower_rack(e->args.items[i], t);
+    RkInstr *in = emit("rack.shuffle", t, args, e->args.len, e->loc);
+    in->nlanes = e->elems.len;
+    in->lanes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)in->nlanes);
+    for (int i = 0; i < in->nlanes; i++)
+        in->lanes[i] = (int)strtol(e->elems.items[i]->text, NULL, 0);
+    return lval(in->id, t);
+}
+
+LVal lower_builtin(RkNode *call);
+
+LVal lower_expr(RkNode *e)
+{
+    switch (e->kind) {
+    case RK_INT:
+    case RK_FLOAT:
+    case RK_BOOL: {
+        const RkType *t = node_ty(e);
+        return lconst(t, literal_bits(e, t->elem));
+    }
+    case RK_NAME:
+        return name(e);
+    case RK_UNIFORM:
+        return lower_expr(e->operand);
+    case RK_BINARY:
+        return binary(e);
+    case RK_UNARY:
+        return unary(e);
+    case RK_IF_EXPR:
+        return if_expr(e, e->cond, e->then_e, e->else_e);
+    case RK_TINE_REF:
+        return lval(lower_tine(e), node_ty(e));
+    case RK_GAPS:
+        return lval(mask_not(lower_mask(e->operand), e->loc), node_ty(e));
+    case RK_FIELD:
+        return lower_column(e);
+    case RK_INDEX:
+        if (e->note && !strcmp(e->note, "array")) {
+            LVal idx = lower_expr(e->index);
+            return L->env->elems[e->object->slot][idx.bits];
+        }
+        return lower_view_access(e);
+    case RK_CALL:
+        if (e->note && !strcmp(e->note, "builtin")) {
+            if (!strcmp(e->name, "select"))
+                return if_expr(e, e->args.items[0], e->args.items[1], e->args.items[2]);
+            return lower_builtin(e);
+        }
+        for (int i = 0; i < L->module->decls.len; i++) {
+            RkNode *d = L->module->decls.items[i];
+            if ((d->kind == RK_SCRATCH || d->kind == RK_RAKE) && !strcmp(d->name, e->name))
+                return lower_call_kernel(d, e, NULL);
+        }
+        rk_diag_internal("rake-lower: no kernel '%s'", e->name);
+    case RK_SHUFFLE:
+        return shuffle(e);
+    case RK_BITCAST: {
+        const RkType *t = node_ty(e);
+        return lval(emit1("rack.bitcast", t, lower_rack(e->operand, NULL), e->loc), t);
+    }
+    case RK_SLOW_BLOCK:
+        return lower_slow_block(e);
+    default:
+        rk_diag_internal("rake-lower: can't lower a %s", rk_kind_name(e->kind));
+    }
+}

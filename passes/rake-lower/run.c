@@ -1,0 +1,709 @@
+/* run.c: stack runs and general runs.
+ *
+ * A stack run becomes a loop over full racks of records and one tail rack
+ * under the mask `lane < count mod lanes`:
+ *
+ *   entry:        count, column pointers; full = count rounded down
+ *   head(i, c):   i < full ? body : tail-test          (c: compaction cursor)
+ *   body:         the run's statements on the rack at i, then its stores
+ *   tail-test:    count - full > 0 ? tail : done
+ *   tail:         the same statements under the tail mask; masked stores
+ *   done(c):      compaction sets the count; return
+ *
+ * Each rack loads the columns it reads before it stores anything.  `where`
+ * selects between new and old values; `compact` stores the selected lanes
+ * contiguously at the cursor.
+ *
+ * A general run's counted loops become header/body/exit blocks whose block
+ * parameters carry the loop index, the locations assigned in the body and
+ * one strength-reduced pointer per view indexed affinely by the index.
+ * Such accesses are bounds-checked once before the loop, for its first and
+ * last iterations; other checked accesses are checked where they happen. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "lower.h"
+
+static const RkType *I64;
+
+/* --- views -------------------------------------------------------------------- */
+
+typedef struct ViewInfo {
+    int ptr, count; /* ptr<T>, i64 */
+} ViewInfo;
+
+static ViewInfo *views; /* by run slot */
+
+typedef struct Loop Loop;
+struct Loop {
+    RkNode *stmt;
+    int *sr;        /* per run slot: strength-reduced pointer, -1 if none */
+    RkNode **hoist; /* accesses whose bounds were checked before the loop */
+    int nhoist;
+    Loop *outer;
+};
+static Loop *loop;
+
+static int i64_of(int id, RkLoc loc)
+{
+    const RkType *t = value_type(id);
+    if (t->kind == RK_T_SCALAR && (t->elem == RK_E_I64 || t->elem == RK_E_U64))
+        return id;
+    return emit1("u.cvt", I64, id, loc);
+}
+
+static int lit64(int64_t v) { return const_uniform(RK_E_I64, (uint64_t)v); }
+
+static void trap_unless(int ok, const char *text, RkLoc loc)
+{
+    RkBlock *cont = rk_nir_block(L->f), *trap = rk_nir_block(L->f);
+    L->b->term = (RkTerm){RK_TERM_CBR, ok, {cont->id, NULL, 0}, {trap->id, NULL, 0}, NULL, loc};
+    L->b->terminated = true;
+    trap->term = (RkTerm){RK_TERM_TRAP, -1, {0, NULL, 0}, {0, NULL, 0}, text, loc};
+    trap->terminated = true;
+    set_block(cont);
+}
+
+/* Is `e` (an index) the loop's index plus a constant?  *c gets it. */
+static bool affine(RkNode *e, RkNode *loop_stmt, int64_t *c)
+{
+    if (e->kind == RK_UNIFORM)
+        e = e->operand;
+    if (e->kind == RK_NAME && e->slot == loop_stmt->slot && e->ref && !strcmp(e->ref, "local")) {
+        *c = 0;
+        return true;
+    }
+    if (e->kind != RK_BINARY || (e->op[0] != '+' && e->op[0] != '-') || e->op[1])
+        return false;
+    RkNode *n = e->lhs, *k = e->rhs;
+    if (n->kind == RK_UNIFORM)
+        n = n->operand;
+    if (k->kind == RK_UNIFORM)
+        k = k->operand;
+    if (e->op[0] == '+' && n->kind == RK_INT) {
+        RkNode *t = n;
+        n = k;
+        k = t;
+    }
+    if (n->kind != RK_NAME || n->slot != loop_stmt->slot || k->kind != RK_INT)
+        return false;
+    *c = strtoll(k->text, NULL, 0) * (e->op[0] == '-' ? -1 : 1);
+    return true;
+}
+
+static int access_lanes(RkNode *x)
+{
+    if (!strcmp(x->note, "element"))
+        return 1;
+    const RkType *t = node_ty(x->object);
+    return rk_lanes_of(t->inner->elem, L->profile->lanes);
+}
+
+static bool is_view_access(RkNode *x)
+{
+    return x->kind == RK_INDEX && x->note &&
+           (!strcmp(x->note, "load") || !strcmp(x->note, "store") ||
+            !strcmp(x->note, "element")) &&
+           x->object->kind == RK_NAME;
+}
+
+/* --- bounds ------------------------------------------------------------------- */
+
+static void check_range(RkNode *x, int idx64, int lanes)
+{
+    ViewInfo v = views[x->object->slot];
+    RkLoc loc = x->loc;
+    int lo_ok = emit2("u.cmp.ge", rk_ty_scalar(RK_E_BOOL), idx64, lit64(0), loc);
+    int end = emit2("u.add", I64, idx64, lit64(lanes), loc);
+    int hi_ok = emit2("u.cmp.le", rk_ty_scalar(RK_E_BOOL), end, v.count, loc);
+    int ok = emit2("u.and", rk_ty_scalar(RK_E_BOOL), lo_ok, hi_ok, loc);
+    const char *what = !strcmp(x->note, "element") ? "element index"
+                       : !strcmp(x->note, "store") ? "rack store" : "rack load";
+    trap_unless(ok, rk_arena_printf(&rk_heap, "%s outside the elements of %s", what,
+                                    x->object->name),
+                loc);
+}
+
+static bool hoisted(RkNode *x)
+{
+    for (int i = 0; loop && i < loop->nhoist; i++)
+        if (loop->hoist[i] == x)
+            return true;
+    return false;
+}
+
+static int address(RkNode *x, int idx64, int64_t *imm)
+{
+    int64_t c;
+    *imm = 0;
+    int slot = x->object->slot;
+    if (loop && loop->sr[slot] >= 0 && affine(x->index, loop->stmt, &c)) {
+        *imm = c;
+        return loop->sr[slot];
+    }
+    return emit2("ptr.add", rk_ty_ptr(node_ty(x->object)->inner->elem), views[slot].ptr,
+                 idx64, x->loc);
+}
+
+LVal lower_view_access(RkNode *x)
+{
+    const RkType *t = node_ty(x);
+    int slot = x->object->slot;
+    if (!strcmp(x->note, "gather")) {
+        int idx = lower_rack(x->index, NULL);
+        RkElem ie = value_type(idx)->elem;
+        if (!x->unchecked) {
+            int zero = const_rack(ie, 0);
+            int n32 = emit1("u.cvt", rk_ty_scalar(ie), views[slot].count, x->loc);
+            int n = emit1("rack.splat", rk_ty_rack(ie), n32, x->loc);
+            const RkType *m = rk_ty_mask(32);
+            int ge = emit2("rack.cmp.ge", m, idx, zero, x->loc);
+            int lt = emit2("rack.cmp.lt", m, idx, n, x->loc);
+            int bad = mask_not(emit2("mask.and", m, ge, lt, x->loc), x->loc);
+            bad = mask_and(L->ctx, bad, x->loc);
+            int any = emit1("mask.any", rk_ty_scalar(RK_E_BOOL), bad, x->loc);
+            int ok = emit1("u.not", rk_ty_scalar(RK_E_BOOL), any, x->loc);
+            trap_unless(ok, rk_arena_printf(&rk_heap, "gather index outside the elements "
+                                                      "of %s",
+                                            x->object->name),
+                        x->loc);
+        }
+        int args[3] = {views[slot].ptr, idx, L->ctx};
+        return lval(emit("rack.gather", t, args, L->ctx >= 0 ? 3 : 2, x->loc)->id, t);
+    }
+    int idx = i64_of(as_uniform(lower_expr(x->index)), x->loc);
+    if (!x->unchecked && !hoisted(x))
+        check_range(x, idx, access_lanes(x));
+    int64_t imm;
+    int p = address(x, idx, &imm);
+    RkInstr *in;
+    if (!strcmp(x->note, "element"))
+        in = emit("elem.load", t, (int[]){p, lit64(0)}, 2, x->loc);
+    else if (L->ctx >= 0)
+        in = emit("rack.load.masked", t, (int[]){p, L->ctx}, 2, x->loc);
+    else
+        in = emit("rack.load", t, &p, 1, x->loc);
+    in->imm = imm;
+    return lval(in->id, t);
+}
+
+void lower_store(RkNode *x, int value)
+{
+    int idx = i64_of(as_uniform(lower_expr(x->index)), x->loc);
+    if (!x->unchecked && !hoisted(x))
+        check_range(x, idx, access_lanes(x));
+    int64_t imm;
+    int p = address(x, idx, &imm);
+    RkInstr *in = L->ctx >= 0
+                      ? emit("rack.store.masked", NULL, (int[]){p, L->ctx, value}, 3, x->loc)
+                      : emit("rack.store", NULL, (int[]){p, value}, 2, x->loc);
+    in->imm = imm;
+}
+
+/* --- SSA across blocks ---------------------------------------------------------- */
+
+/* A variable of the run: a slot, or an element of a rack array. */
+typedef struct Var {
+    int slot, elem; /* elem -1 for a plain slot */
+} Var;
+
+static LVal *var_ref(Var v)
+{
+    return v.elem < 0 ? &L->env->slots[v.slot] : &L->env->elems[v.slot][v.elem];
+}
+
+static void add_var(Var *vars, int *n, Var v)
+{
+    for (int i = 0; i < *n; i++)
+        if (vars[i].slot == v.slot && vars[i].elem == v.elem)
+            return;
+    if (*n < 256)
+        vars[(*n)++] = v;
+}
+
+/* Locations assigned in a statement list (and nested ones). */
+static void assigned(RkList body, Var *vars, int *n)
+{
+    for (int i = 0; i < body.len; i++) {
+        RkNode *s = body.items[i];
+        if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
+            add_var(vars, n, (Var){s->target->slot, -1});
+        if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
+            int slot = s->target->object->slot;
+            for (int k = 0; k < L->env->nelems[slot]; k++)
+                add_var(vars, n, (Var){slot, k});
+        }
+        assigned(s->body, vars, n);
+        assigned(s->else_body, vars, n);
+    }
+}
+
+static int *edge_args(Var *vars, int n, int extra_n, const int *extra)
+{
+    int *a = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + extra_n + 1));
+    for (int i = 0; i < extra_n; i++)
+        a[i] = extra[i];
+    for (int i = 0; i < n; i++) {
+        LVal *v = var_ref(vars[i]);
+        a[extra_n + i] = materialize(*v, v->ty);
+        *v = lval(a[extra_n + i], v->ty);
+    }
+    return a;
+}
+
+static void bind_params(RkBlock *b, Var *vars, int n, int skip)
+{
+    for (int i = 0; i < n; i++) {
+        LVal *v = var_ref(vars[i]);
+        *v = lval(b->params[skip + i], v->ty);
+    }
+}
+
+static void params_for(RkBlock *b, Var *vars, int n)
+{
+    for (int i = 0; i < n; i++) {
+        LVal *v = var_ref(vars[i]);
+        const RkType *t = v->ty;
+        if (v->is_const && t->kind == RK_T_SCALAR)
+            t = v->ty;
+        rk_nir_block_param(L->f, b, t);
+    }
+}
+
+static int *keep(const int *args, int n)
+{
+    int *a = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
+    if (n)
+        memcpy(a, args, sizeof(int) * (size_t)n);
+    return a;
+}
+
+static void branch(RkBlock *to, const int *args, int nargs, RkLoc loc)
+{
+    L->b->term = (RkTerm){RK_TERM_BR, -1, {to->id, keep(args, nargs), nargs},
+                          {0, NULL, 0}, NULL, loc};
+    L->b->terminated = true;
+}
+
+static void cbranch(int c, RkBlock *t, const int *ta, int tn, RkBlock *f, const int *fa,
+                    int fnn, RkLoc loc)
+{
+    L->b->term = (RkTerm){RK_TERM_CBR, c, {t->id, keep(ta, tn), tn},
+                          {f->id, keep(fa, fnn), fnn}, NULL, loc};
+    L->b->terminated = true;
+}
+
+void lower_if_stmt(RkNode *s)
+{
+    Var vars[256];
+    int n = 0;
+    RkList both[2] = {s->body, s->else_body};
+    assigned(both[0], vars, &n);
+    assigned(both[1], vars, &n);
+    int c = as_uniform(lower_expr(s->cond));
+    RkBlock *tb = rk_nir_block(L->f), *fb = rk_nir_block(L->f), *join = rk_nir_block(L->f);
+    int *no = edge_args(vars, n, 0, NULL); /* materialise before branching */
+    (void)no;
+    cbranch(c, tb, NULL, 0, fb, NULL, 0, s->loc);
+    LVal saved[256];
+    for (int i = 0; i < n; i++)
+        saved[i] = *var_ref(vars[i]);
+    params_for(join, vars, n);
+    for (int k = 0; k < 2; k++) {
+        set_block(k ? fb : tb);
+        for (int i = 0; i < n; i++)
+            *var_ref(vars[i]) = saved[i];
+        lower_stmts(both[k], both[k].len);
+        branch(join, edge_args(vars, n, 0, NULL), n, s->loc);
+    }
+    set_block(join);
+    bind_params(join, vars, n, 0);
+}
+
+/* --- counted loops ------------------------------------------------------------------ */
+
+static void hoist_checks(Loop *lp, RkNode *s, int a, int b, int step)
+{
+    RkList body = s->body;
+    RkLoc loc = s->loc;
+    const RkType *B = rk_ty_scalar(RK_E_BOOL);
+    for (int i = 0; i < body.len; i++) {
+        RkNode *st = body.items[i];
+        RkNode *cands[2] = {NULL, NULL};
+        if (st->kind == RK_ASSIGN && is_view_access(st->target))
+            cands[0] = st->target;
+        /* loads directly in the statement's value */
+        RkNode *v = st->kind == RK_ASSIGN || st->kind == RK_LET || st->kind == RK_VAR
+                        ? st->value : NULL;
+        if (v && is_view_access(v))
+            cands[1] = v;
+        for (int k = 0; k < 2; k++) {
+            RkNode *x = cands[k];
+            int64_t c;
+            if (!x || x->unchecked || !affine(x->index, s, &c))
+                continue;
+            ViewInfo vw = views[x->object->slot];
+            int lanes = access_lanes(x);
+            /* empty loop, or first >= 0 and last + lanes <= count */
+            int empty = emit2("u.cmp.le", B, b, a, loc);
+            int span = emit2("u.sub", I64, emit2("u.sub", I64, b, a, loc), lit64(1), loc);
+            int last = emit2("u.add", I64, a,
+                             emit2("u.mul", I64, emit2("u.div", I64, span, step, loc), step, loc),
+                             loc);
+            int first_ok = emit2("u.cmp.ge", B, emit2("u.add", I64, a, lit64(c), loc), lit64(0), loc);
+            int end = emit2("u.add", I64, last, lit64(c + lanes), loc);
+            int last_ok = emit2("u.cmp.le", B, end, vw.count, loc);
+            int ok = emit2("u.or", B, empty, emit2("u.and", B, first_ok, last_ok, loc), loc);
+            const char *what = !strcmp(x->note, "element") ? "element index"
+                               : !strcmp(x->note, "store") ? "rack store" : "rack load";
+            trap_unless(ok, rk_arena_printf(&rk_heap, "%s outside the elements of %s",
+                                            what, x->object->name),
+                        x->loc);
+            lp->hoist = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)(lp->nhoist + 1));
+            lp->hoist[lp->nhoist++] = x;
+        }
+    }
+}
+
+void lower_for(RkNode *s)
+{
+    RkLoc loc = s->loc;
+    const RkType *it = node_ty(s->from);
+    const RkType *B = rk_ty_scalar(RK_E_BOOL);
+    int a = as_uniform(lower_expr(s->from)), b = as_uniform(lower_expr(s->to));
+    int step = s->step ? as_uniform(lower_expr(s->step)) : const_uniform(it->elem, 1);
+    int pos = emit2("u.cmp.gt", B, step, const_uniform(it->elem, 0), loc);
+    trap_unless(pos, "a loop steps forward", loc);
+    int a64 = i64_of(a, loc), b64 = i64_of(b, loc), s64 = i64_of(step, loc);
+    Loop *lp = RK_NEW(Loop);
+    lp->stmt = s;
+    lp->outer = loop;
+    lp->sr = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)L->env->nslots);
+    for (int i = 0; i < L->env->nslots; i++)
+        lp->sr[i] = -1;
+    hoist_checks(lp, s, a64, b64, s64);
+    /* one strength-reduced pointer per view indexed by the loop index */
+    int srv[64], nsr = 0, init[64 + 1];
+    for (int i = 0; i < lp->nhoist && nsr < 64; i++) {
+        int slot = lp->hoist[i]->object->slot;
+        bool seen = false;
+        for (int k = 0; k < nsr; k++)
+            seen |= srv[k] == slot;
+        if (!seen)
+            srv[nsr++] = slot;
+    }
+    init[0] = a;
+    for (int k = 0; k < nsr; k++)
+        init[1 + k] = emit2("ptr.add", value_type(views[srv[k]].ptr), views[srv[k]].ptr, a64, loc);
+    Var vars[256];
+    int n = 0;
+    assigned(s->body, vars, &n);
+    RkBlock *head = rk_nir_block(L->f), *body = rk_nir_block(L->f), *exit = rk_nir_block(L->f);
+    int *args = edge_args(vars, n, 1 + nsr, init);
+    branch(head, args, 1 + nsr + n, loc);
+    rk_nir_block_param(L->f, head, it);
+    for (int k = 0; k < nsr; k++)
+        rk_nir_block_param(L->f, head, value_type(views[srv[k]].ptr));
+    params_for(head, vars, n);
+    params_for(exit, vars, n);
+    set_block(head);
+    bind_params(head, vars, n, 1 + nsr);
+    int i = head->params[0];
+    int go = emit2("u.cmp.lt", B, i, b, loc);
+    cbranch(go, body, NULL, 0, exit, edge_args(vars, n, 0, NULL), n, loc);
+    set_block(body);
+    L->env->slots[s->slot] = lval(i, it);
+    for (int k = 0; k < nsr; k++)
+        lp->sr[srv[k]] = head->params[1 + k];
+    loop = lp;
+    lower_stmts(s->body, s->body.len);
+    loop = lp->outer;
+    /* if b - i <= step the next i is b: leave; else i + step */
+    int left = emit2("u.sub", I64, b64, i64_of(i, loc), loc);
+    int done = emit2("u.cmp.le", B, left, s64, loc);
+    int next[64 + 1];
+    next[0] = emit2("u.add", it, i, step, loc);
+    for (int k = 0; k < nsr; k++)
+        next[1 + k] = emit2("ptr.add", value_type(head->params[1 + k]), head->params[1 + k], s64, loc);
+    int *back = edge_args(vars, n, 1 + nsr, next);
+    int *out = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
+    memcpy(out, back + 1 + nsr, sizeof(int) * (size_t)n);
+    cbranch(done, exit, out, n, head, back, 1 + nsr + n, loc);
+    set_block(exit);
+    bind_params(exit, vars, n, 0);
+}
+
+/* --- slow blocks --------------------------------------------------------------------- */
+
+static void captures(RkNode *n, int *slots, int *count)
+{
+    if (!n)
+        return;
+    if (n->kind == RK_NAME && n->slot >= 0 && n->slot < L->env->nslots &&
+        (L->env->slots[n->slot].id >= 0 || L->env->slots[n->slot].is_const)) {
+        for (int i = 0; i < *count; i++)
+            if (slots[i] == n->slot)
+                return;
+        if (*count < 64)
+            slots[(*count)++] = n->slot;
+    }
+    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
+                      n->value, n->target, n->object, n->index, n->from, n->to, n->step};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        captures(kids[i], slots, count);
+    RkList lists[] = {n->body, n->else_body, n->args, n->elems};
+    for (size_t l = 0; l < 4; l++)
+        for (int i = 0; i < lists[l].len; i++)
+            captures(lists[l].items[i], slots, count);
+}
+
+LVal lower_slow_block(RkNode *blk)
+{
+    int slots[64], n = 0, args[64];
+    for (int i = 0; i < blk->body.len; i++)
+        captures(blk->body.items[i], slots, &n);
+    for (int i = 0; i < n; i++)
+        args[i] = materialize(L->env->slots[slots[i]], NULL);
+    const RkType *t = blk->ty ? rk_type_parse(blk->ty) : NULL;
+    if (t && t->kind != RK_T_SCALAR)
+        t = NULL;
+    RkInstr *in = emit("slow.call", t, args, n, blk->loc);
+    in->text = rk_arena_printf(&rk_heap, "%d:%d", blk->loc.line, blk->loc.col);
+    in->nlanes = n;
+    in->lanes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
+    memcpy(in->lanes, slots, sizeof(int) * (size_t)n);
+    in->fused = -1;
+    return lval(in->id, t ? t : &rk_ty_unit);
+}
+
+/* --- stack runs ------------------------------------------------------------------------ */
+
+typedef struct Column {
+    int stack_slot, field;
+    int ptr;     /* ptr<T> */
+    int loaded;  /* in the current rack, -1 if not yet */
+    RkElem elem;
+    struct Column *next;
+} Column;
+
+static Column *columns;
+
+static int field_index(RkNode *pack, const char *name)
+{
+    for (int i = 0; i < pack->fields.len; i++)
+        if (!strcmp(pack->fields.items[i]->name, name))
+            return i;
+    rk_diag_internal("rake-lower: no field %s", name);
+}
+
+static RkNode *pack_of(const RkType *stack)
+{
+    for (int i = 0; i < L->module->decls.len; i++) {
+        RkNode *d = L->module->decls.items[i];
+        if (d->kind == RK_PACK && !strcmp(d->name, stack->name))
+            return d;
+    }
+    rk_diag_internal("rake-lower: no pack %s", stack->name);
+}
+
+static Column *column(int stack_slot, int field)
+{
+    for (Column *c = columns; c; c = c->next)
+        if (c->stack_slot == stack_slot && c->field == field)
+            return c;
+    rk_diag_internal("rake-lower: column %d.%d was not prepared", stack_slot, field);
+}
+
+static const RkType *working_type(RkElem stored)
+{
+    if (rk_elem_bits(stored) == L->domain_bits)
+        return rk_ty_rack(stored);
+    return rk_ty_rack(domain_elem(L->domain_bits, rk_elem_is_signed(stored)));
+}
+
+static int load_column(Column *c, RkLoc loc)
+{
+    if (c->loaded >= 0)
+        return c->loaded;
+    int p = emit2("ptr.add", value_type(c->ptr), c->ptr, L->run_base, loc);
+    const RkType *t = working_type(c->elem);
+    c->loaded = L->ctx >= 0 ? emit2("rack.load.masked", t, p, L->ctx, loc)
+                            : emit1("rack.load", t, p, loc);
+    return c->loaded;
+}
+
+LVal lower_column(RkNode *field)
+{
+    const RkType *st = node_ty(field->object);
+    int f = field_index(pack_of(st), field->name);
+    Column *c = column(field->object->slot, f);
+    return lval(load_column(c, field->loc), working_type(c->elem));
+}
+
+static void prepare_columns(RkNode *fn, RkLoc loc)
+{
+    columns = NULL;
+    for (int i = 0; i < fn->params.len; i++) {
+        RkNode *p = fn->params.items[i];
+        const RkType *t = node_ty(p);
+        if (t->kind != RK_T_STACK)
+            continue;
+        RkNode *pack = pack_of(t);
+        for (int k = 0; k < pack->fields.len; k++) {
+            Column *c = RK_NEW(Column);
+            c->stack_slot = p->slot;
+            c->field = k;
+            c->elem = rk_type_parse(pack->fields.items[k]->ty)->elem;
+            RkInstr *in = emit("stack.column", rk_ty_ptr(c->elem),
+                               (int[]){L->env->slots[p->slot].id}, 1, loc);
+            in->imm = k;
+            c->ptr = in->id;
+            c->loaded = -1;
+            c->next = columns;
+            columns = c;
+        }
+    }
+}
+
+static void forget_loads(void)
+{
+    for (Column *c = columns; c; c = c->next)
+        c->loaded = -1;
+}
+
+/* The result statement on the current rack; returns the new cursor. */
+static int result(RkNode *last, RkNode *pack, int cursor)
+{
+    RkLoc loc = last->loc;
+    int stack_slot = last->stack->slot;
+    int nf = pack->fields.len;
+    int *nv = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)nf);
+    for (int k = 0; k < nf; k++)
+        nv[k] = -1;
+    for (int i = 0; i < last->fields.len; i++) {
+        RkNode *fi = last->fields.items[i];
+        nv[field_index(pack, fi->name)] = lower_rack(fi->value, node_ty(fi));
+    }
+    int sel = last->pred ? lower_mask(last->pred) : -1;
+    if (last->kind == RK_WITH) {
+        for (int k = 0; k < nf; k++) {
+            if (nv[k] < 0)
+                continue;
+            Column *c = column(stack_slot, k);
+            int v = nv[k];
+            int p = emit2("ptr.add", value_type(c->ptr), c->ptr, L->run_base, loc);
+            if (L->ctx < 0 && sel >= 0)
+                v = emit3("mask.select", value_type(v), sel, v, load_column(c, loc), loc);
+            int m = mask_and(L->ctx, L->ctx >= 0 ? sel : -1, loc);
+            if (m >= 0)
+                emit("rack.store.masked", NULL, (int[]){p, m, v}, 3, loc);
+            else
+                emit("rack.store", NULL, (int[]){p, v}, 2, loc);
+        }
+        return cursor;
+    }
+    int m = mask_and(L->ctx, sel, loc);
+    int vals[64];
+    for (int k = 0; k < nf && k < 64; k++)
+        vals[k] = nv[k] >= 0 ? nv[k] : load_column(column(stack_slot, k), loc);
+    for (int k = 0; k < nf && k < 64; k++) {
+        Column *c = column(stack_slot, k);
+        int p = emit2("ptr.add", value_type(c->ptr), c->ptr, cursor, loc);
+        emit("rack.compress_store", NULL, (int[]){p, m, vals[k]}, 3, loc);
+    }
+    int cnt = emit1("mask.popcount", I64, m, loc);
+    return emit2("u.add", I64, cursor, cnt, loc);
+}
+
+static int rack_of_records(RkNode *fn, RkNode *pack, int cursor)
+{
+    RkNode *last = fn->body.items[fn->body.len - 1];
+    forget_loads();
+    lower_stmts(fn->body, fn->body.len - 1);
+    return result(last, pack, cursor);
+}
+
+static void stack_run(RkNode *fn)
+{
+    RkLoc loc = fn->loc;
+    const RkType *B = rk_ty_scalar(RK_E_BOOL);
+    RkNode *last = fn->body.items[fn->body.len - 1];
+    RkNode *pack = pack_of(node_ty(last->stack));
+    int stack = L->env->slots[last->stack->slot].id;
+    prepare_columns(fn, loc);
+    int count = emit1("stack.count", I64, stack, loc);
+    int lanes = L->run_lanes;
+    int pos = emit3("u.select", I64, emit2("u.cmp.gt", B, count, lit64(0), loc), count,
+                    lit64(0), loc);
+    int full = emit2("u.sub", I64, pos,
+                     emit2("u.and", I64, pos, lit64(lanes - 1), loc), loc);
+    RkBlock *head = rk_nir_block(L->f), *body = rk_nir_block(L->f);
+    RkBlock *ttest = rk_nir_block(L->f), *tail = rk_nir_block(L->f), *done = rk_nir_block(L->f);
+    branch(head, (int[]){lit64(0), lit64(0)}, 2, loc);
+    int i = rk_nir_block_param(L->f, head, I64);
+    int cur = rk_nir_block_param(L->f, head, I64);
+    set_block(head);
+    cbranch(emit2("u.cmp.lt", B, i, full, loc), body, NULL, 0, ttest, NULL, 0, loc);
+    set_block(body);
+    L->run_base = i;
+    int cur2 = rack_of_records(fn, pack, cur);
+    branch(head, (int[]){emit2("u.add", I64, i, lit64(lanes), loc), cur2}, 2, loc);
+    set_block(ttest);
+    int rem = emit2("u.sub", I64, pos, full, loc);
+    int *dargs = rk_arena_alloc(&rk_heap, sizeof(int));
+    dargs[0] = cur;
+    cbranch(emit2("u.cmp.gt", B, rem, lit64(0), loc), tail, NULL, 0, done, dargs, 1, loc);
+    set_block(tail);
+    L->run_base = full;
+    L->ctx = emit1("mask.lanes_below", rk_ty_mask(L->domain_bits), rem, loc);
+    int cur3 = rack_of_records(fn, pack, cur);
+    L->ctx = -1;
+    branch(done, (int[]){cur3}, 1, loc);
+    int fin = rk_nir_block_param(L->f, done, I64);
+    set_block(done);
+    if (last->kind == RK_COMPACT)
+        emit("stack.set_count", NULL, (int[]){stack, fin}, 2, loc);
+    L->b->term = (RkTerm){RK_TERM_RET, -1, {0, NULL, 0}, {0, NULL, 0}, NULL, loc};
+    L->b->terminated = true;
+}
+
+void lower_run(RkNode *fn)
+{
+    I64 = rk_ty_scalar(RK_E_I64);
+    bool stack = fn->ret != NULL;
+    L->f = rk_nir_func(L->out, fn->name, stack ? "stack_run" : "general_run", fn->loc);
+    set_block(rk_nir_block(L->f));
+    L->ctx = -1;
+    L->region = -1;
+    Env *e = env_new(fn);
+    L->env = e;
+    views = rk_arena_alloc(&rk_heap, sizeof(ViewInfo) * (size_t)e->nslots);
+    for (int i = 0; i < fn->params.len; i++) {
+        RkNode *p = fn->params.items[i];
+        const RkType *t = node_ty(p);
+        int id = rk_nir_param(L->f, t, p->name);
+        e->slots[p->slot] = lval(id, t);
+        if (t->kind == RK_T_VIEW) {
+            views[p->slot].ptr = emit1("view.ptr", rk_ty_ptr(t->inner->elem), id, p->loc);
+            views[p->slot].count = i64_of(emit1("view.count", rk_ty_scalar(RK_E_I32), id, p->loc),
+                                          p->loc);
+        }
+    }
+    L->f->result = NULL;
+    L->ctx = -1;
+    L->region = -1;
+    L->regions_on = false;
+    loop = NULL;
+    if (stack) {
+        L->domain_bits = 32;
+        if (fn->note && !strncmp(fn->note, "domain ", 7))
+            L->domain_bits = atoi(fn->note + 7);
+        L->run_lanes = L->profile->lanes * 32 / L->domain_bits;
+        stack_run(fn);
+        return;
+    }
+    lower_stmts(fn->body, fn->body.len);
+    L->b->term = (RkTerm){RK_TERM_RET, -1, {0, NULL, 0}, {0, NULL, 0}, NULL, fn->loc};
+    L->b->terminated = true;
+}

@@ -1,0 +1,301 @@
+/* rake-opt: rake.nir -> rake.nir
+ *
+ * Input:  a rake.nir document on stdin (verified first: an invalid one is
+ *         refused with exit 2).
+ * Output: the optimised rake.nir document (verified again), or with
+ *         --text its text form, as `rakec --emit-native-ir` prints it.
+ * Rewrites, in order, each to a fixed point (so running rake-opt twice
+ * changes nothing):
+ *   1. identifier substitution: uses of `copy %x` become %x, and equal
+ *      constants in a block become one;
+ *   2. multiply-add contraction, only on x86-avx2, x86-avx512 and
+ *      aarch64-neon and only inside one fused region: an f32 `rack.add`
+ *      whose left operand (else its right) is an f32 `rack.mul` of the
+ *      same region becomes `rack.fma` of the multiply's operands and the
+ *      add's other operand (10-gap-notes.md, section 2);
+ *   3. collapsing nested selections on the same mask;
+ *   4. dead-code removal of pure instructions nothing uses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ir.h"
+#include "nir.h"
+#include "nirops.h"
+#include "profile.h"
+
+typedef struct Fn {
+    RkFunc *f;
+    RkInstr **def; /* by value id */
+    int *uses;
+} Fn;
+
+static void index_defs(Fn *x)
+{
+    RkFunc *f = x->f;
+    x->def = calloc((size_t)f->nvalues + 1, sizeof *x->def);
+    x->uses = calloc((size_t)f->nvalues + 1, sizeof *x->uses);
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            if (in->id >= 0 && in->id < f->nvalues)
+                x->def[in->id] = in;
+            for (int k = 0; k < in->nargs; k++)
+                if (in->args[k] >= 0 && in->args[k] < f->nvalues)
+                    x->uses[in->args[k]]++;
+            if (in->through >= 0 && in->through < f->nvalues)
+                x->uses[in->through]++;
+        }
+        RkTerm *t = &b->term;
+        if (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR)
+            if (t->value >= 0 && t->value < f->nvalues)
+                x->uses[t->value]++;
+        RkEdge *edges[2] = {&t->to, &t->alt};
+        for (int e = 0; e < 2; e++)
+            for (int k = 0; k < edges[e]->nargs; k++)
+                if (edges[e]->args[k] >= 0 && edges[e]->args[k] < f->nvalues)
+                    x->uses[edges[e]->args[k]]++;
+    }
+}
+
+static void reindex(Fn *x)
+{
+    free(x->def);
+    free(x->uses);
+    index_defs(x);
+}
+
+/* Replace every use of `from` by `to`. */
+static void replace_uses(RkFunc *f, int from, int to)
+{
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            for (int k = 0; k < in->nargs; k++)
+                if (in->args[k] == from)
+                    in->args[k] = to;
+            if (in->through == from)
+                in->through = to;
+        }
+        RkTerm *t = &b->term;
+        if (t->value == from && (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR))
+            t->value = to;
+        RkEdge *edges[2] = {&t->to, &t->alt};
+        for (int e = 0; e < 2; e++)
+            for (int k = 0; k < edges[e]->nargs; k++)
+                if (edges[e]->args[k] == from)
+                    edges[e]->args[k] = to;
+    }
+}
+
+static bool is_constant(const RkInstr *in)
+{
+    return (!strcmp(in->op, "const") || !strcmp(in->op, "rack.splat") ||
+            !strcmp(in->op, "mask.const")) && in->nargs == 0;
+}
+
+/* 1. copies and duplicate constants */
+static bool substitute(Fn *x)
+{
+    RkFunc *f = x->f;
+    bool changed = false;
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            if (!strcmp(in->op, "copy") && in->nargs == 1 && in->id >= 0) {
+                replace_uses(f, in->id, in->args[0]);
+                changed = true;
+            }
+            if (!is_constant(in))
+                continue;
+            for (int k = 0; k < j; k++) {
+                RkInstr *o = b->instrs[k];
+                if (is_constant(o) && !strcmp(o->op, in->op) && o->bits == in->bits &&
+                    rk_ty_equal(o->type, in->type) && x->uses[in->id]) {
+                    replace_uses(f, in->id, o->id);
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    return changed;
+}
+
+/* 2. contraction */
+static RkInstr *insert_before(RkBlock *b, RkInstr *at, RkFunc *f, const char *op,
+                             const RkType *t, const int *args, int nargs)
+{
+    RkInstr *in = rk_nir_emit(f, b, op, t, args, nargs, at->loc);
+    b->ninstrs--; /* rk_nir_emit appended it; move it before `at` */
+    int pos = 0;
+    while (b->instrs[pos] != at)
+        pos++;
+    memmove(&b->instrs[pos + 1], &b->instrs[pos], sizeof(RkInstr *) * (size_t)(b->ninstrs - pos));
+    b->instrs[pos] = in;
+    b->ninstrs++;
+    in->fused = at->fused;
+    in->through = at->through;
+    return in;
+}
+
+static int benign_zero(Fn *x, RkBlock *b, RkInstr *at, int operand)
+{
+    RkInstr *d = operand >= 0 ? x->def[operand] : NULL;
+    if (d && d->benign && !strcmp(d->op, "mask.select"))
+        operand = d->args[1];
+    RkInstr *z = insert_before(b, at, x->f, "rack.splat", rk_ty_rack(RK_E_F32), NULL, 0);
+    z->bits = 0;
+    z->fused = -1;
+    z->through = -1;
+    RkInstr *s = insert_before(b, at, x->f, "mask.select", rk_ty_rack(RK_E_F32),
+                               (int[]){at->through, operand, z->id}, 3);
+    s->benign = true;
+    return s->id;
+}
+
+static RkInstr *mul_of(Fn *x, int id, int region)
+{
+    RkInstr *m = id >= 0 ? x->def[id] : NULL;
+    if (!m || strcmp(m->op, "rack.mul") || m->fused != region || m->fused < 0)
+        return NULL;
+    if (!m->type || m->type->kind != RK_T_RACK || m->type->elem != RK_E_F32)
+        return NULL;
+    return m;
+}
+
+static bool contract(Fn *x)
+{
+    RkFunc *f = x->f;
+    bool changed = false;
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *add = b->instrs[j];
+            if (strcmp(add->op, "rack.add") || add->fused < 0 || !add->type ||
+                add->type->elem != RK_E_F32 || add->nargs != 2)
+                continue;
+            int other;
+            RkInstr *m = mul_of(x, add->args[0], add->fused);
+            if (m) {
+                other = add->args[1];
+            } else if ((m = mul_of(x, add->args[1], add->fused))) {
+                other = add->args[0];
+            } else {
+                continue;
+            }
+            int ops[3] = {m->args[0], m->args[1], other};
+            if (add->sanitized)
+                for (int k = 0; k < 3; k++)
+                    ops[k] = benign_zero(x, b, add, ops[k]);
+            add->op = "rack.fma";
+            add->args = rk_arena_alloc(&rk_heap, sizeof(int) * 3);
+            memcpy(add->args, ops, sizeof ops);
+            add->nargs = 3;
+            changed = true;
+            reindex(x);
+            j = -1; /* positions moved; rescan this block */
+        }
+    }
+    return changed;
+}
+
+/* 3. select(m, select(m, a, b), c) = select(m, a, c), and the mirror */
+static bool collapse(Fn *x)
+{
+    RkFunc *f = x->f;
+    bool changed = false;
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *s = b->instrs[j];
+            if (strcmp(s->op, "mask.select") || s->nargs != 3 || s->benign)
+                continue;
+            for (int side = 1; side <= 2; side++) {
+                RkInstr *in = s->args[side] >= 0 ? x->def[s->args[side]] : NULL;
+                if (in && !strcmp(in->op, "mask.select") && in->nargs == 3 &&
+                    in->args[0] == s->args[0] && !in->benign) {
+                    s->args[side] = in->args[side];
+                    changed = true;
+                }
+            }
+        }
+    }
+    return changed;
+}
+
+/* 4. dead code */
+static bool removable(const RkInstr *in)
+{
+    const RkOpInfo *op = rk_nir_op(in->op);
+    return in->id >= 0 && op && !(op->flags & RK_OP_EFFECT);
+}
+
+static bool dce(Fn *x)
+{
+    RkFunc *f = x->f;
+    bool changed = false;
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        int k = 0;
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            if (removable(in) && x->uses[in->id] == 0) {
+                changed = true;
+                continue;
+            }
+            b->instrs[k++] = in;
+        }
+        b->ninstrs = k;
+    }
+    return changed;
+}
+
+static void optimise(RkFunc *f, const RkProfile *p)
+{
+    Fn x = {f, NULL, NULL};
+    index_defs(&x);
+    while (substitute(&x))
+        reindex(&x);
+    if (p->contracts)
+        contract(&x);
+    reindex(&x);
+    while (collapse(&x))
+        reindex(&x);
+    while (dce(&x))
+        reindex(&x);
+    free(x.def);
+    free(x.uses);
+}
+
+int main(int argc, char **argv)
+{
+    rk_diag_program("rake-opt");
+    bool text = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--text"))
+            text = true;
+        else
+            rk_diag_input("unknown option '%s' (usage: rake-opt [--text] < rake.nir)", argv[i]);
+    }
+    RkIrDoc doc = rk_ir_read(stdin, "rake.nir", 1);
+    RkNirModule *m = rk_nir_decode(doc.root);
+    const RkProfile *p = rk_profile_find(m->target);
+    if (!p)
+        rk_diag_input("the document's target '%s' is not a profile", m->target);
+    if (rk_nir_verify(m, p->fp_exceptions, p->lanes))
+        rk_diag_input("the input fails IR verification (see above)");
+    for (int i = 0; i < m->nfuncs; i++)
+        optimise(m->funcs[i], p);
+    if (rk_nir_verify(m, p->fp_exceptions, p->lanes))
+        rk_diag_internal("the optimised IR fails verification (see above)");
+    if (text)
+        rk_nir_print(m, stdout);
+    else
+        rk_ir_write(rk_nir_encode(m), stdout);
+    return 0;
+}
