@@ -166,6 +166,7 @@ RkBdd pred_bdd(RkNode *p, RkBdd *def);
 void pred_reset(void);
 const char *pred_text(RkNode *p);
 const char *describe_witness(RkBdd uncovered);
+bool witness_all_fail(RkBdd uncovered);
 RkBdd atom_for(RkNode *cmp);
 RkBdd tine_mask(RkNode *tine, RkNode *ref);
 const char *expr_text(RkNode *e);

@@ -367,10 +367,11 @@ static const RkType *combine(RkNode *e, const RkType *a, const RkType *b)
         return &rk_ty_error;
     }
     if (a->kind == RK_T_COLUMN || b->kind == RK_T_COLUMN) {
+        RkNode *col = a->kind == RK_T_COLUMN ? e->lhs : e->rhs;
         RkElem el = (a->kind == RK_T_COLUMN ? a : b)->elem;
-        ERROR(e->loc, "a %s column is narrower than the run's domain and has no "
-                      "rack value until widen(...)",
-              rk_elem_name(el));
+        ERROR(col->loc, "%s is a %s column, narrower than the run's domain: it "
+                        "has no rack value until widen(%s)",
+              expr_text(col), rk_elem_name(el), expr_text(col));
         return &rk_ty_error;
     }
     if (!numeric(a) || !numeric(b)) {

@@ -576,8 +576,11 @@ static void sweep(RkNode *s, const RkType *ret)
     }
     if (!wildcard && remaining != RK_BDD_FALSE)
         ERROR(s->loc, "the sweep doesn't cover every lane: no arm takes the lanes "
-                      "where %s; add '| _ => value' or an arm with gaps",
-              describe_witness(remaining));
+                      "where %s%s; add '| _ => value' or an arm with gaps",
+              describe_witness(remaining),
+              witness_all_fail(remaining)
+                  ? " (comparisons are independent: a NaN fails every one)"
+                  : "");
 }
 
 /* --- atom order -------------------------------------------------------------- */

@@ -28,6 +28,7 @@ static Frame *frame;
 enum { MAX_ATOMS = 4096 };
 static const char *atom_key[MAX_ATOMS];
 static const char *atom_text[MAX_ATOMS];
+static bool atom_cmp[MAX_ATOMS]; /* a comparison, not an opaque mask */
 static int natoms;
 
 /* --- canonical keys ------------------------------------------------------- */
@@ -288,6 +289,7 @@ RkBdd atom_for(RkNode *cmp)
                       MAX_ATOMS);
     atom_key[natoms] = b.s;
     atom_text[natoms] = expr_text(cmp);
+    atom_cmp[natoms] = cmp->kind == RK_BINARY;
     return rk_bdd_var(natoms++);
 }
 
@@ -322,6 +324,25 @@ RkBdd tine_mask(RkNode *tine, RkNode *ref)
     RkBdd r = walk(tine->pred);
     frame = f.caller;
     return r;
+}
+
+/* Does the witness describe_witness() prints make two or more comparisons
+ * fail, and nothing else?  Then the arms likely meant them to be
+ * complementary, and a NaN is such a lane. */
+bool witness_all_fail(RkBdd uncovered)
+{
+    int *assign = malloc(sizeof(int) * (size_t)(natoms ? natoms : 1));
+    rk_bdd_witness(uncovered, assign, natoms);
+    int n = 0;
+    bool all = true;
+    for (int i = 0; i < natoms; i++) {
+        if (assign[i] < 0)
+            continue;
+        n++;
+        all &= assign[i] == 0 && atom_cmp[i];
+    }
+    free(assign);
+    return n >= 2 && all;
 }
 
 const char *describe_witness(RkBdd uncovered)
