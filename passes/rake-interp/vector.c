@@ -81,19 +81,34 @@ static void align(Val *a, Val *b)
         *b = v_splat(a->elem, b->v[0]);
 }
 
+/* `and` and `or` short-circuit (10-gap-notes.md, section 3): on uniform
+ * bools the right operand is evaluated only when the left one doesn't
+ * decide; on masks it is evaluated under the lanes that still need it
+ * (`and`: where the left is true; `or`: where it is false), so a gather on
+ * the right touches, and bounds-checks, only those lanes.  Lanes outside
+ * are decided by the left operand. */
+static Val logic(RkNode *e, bool and)
+{
+    Val a = eval(e->lhs);
+    if (a.kind == V_SCALAR) {
+        if (and ? !(a.v[0] & 1) : (a.v[0] & 1))
+            return a;
+        return eval(e->rhs);
+    }
+    uint64_t m = mask_bits(a);
+    Val b = eval_under(e->rhs, I->active & (and ? m : ~m));
+    Val r = a;
+    for (int i = 0; i < a.lanes; i++)
+        r.v[i] = and ? (a.v[i] & b.v[i] & 1) : ((a.v[i] | b.v[i]) & 1);
+    return r;
+}
+
 static Val binary(RkNode *e)
 {
     const char *op = e->op;
-    bool logic = !strcmp(op, "and") || !strcmp(op, "or");
+    if (!strcmp(op, "and") || !strcmp(op, "or"))
+        return logic(e, op[0] == 'a');
     Val a = eval(e->lhs), b = eval(e->rhs);
-    if (logic) {
-        bool and = op[0] == 'a';
-        Val r = a;
-        int n = a.kind == V_SCALAR ? 1 : a.lanes;
-        for (int i = 0; i < n; i++)
-            r.v[i] = and ? (a.v[i] & b.v[i]) : (a.v[i] | b.v[i]);
-        return r;
-    }
     align(&a, &b);
     bool arith_op = strchr("+-*/", op[0]) && !op[1];
     int n = a.kind == V_SCALAR ? 1 : a.lanes;
@@ -131,12 +146,20 @@ static Val unary(RkNode *e)
 
 /* --- selections --------------------------------------------------------------------- */
 
+/* Lane-wise selection by a mask.  The result is a rack of the mask's
+ * lanes even when both arms are uniforms (the checker may type
+ * `select(m, <1>, <0>)` as the arms' scalar type). */
 Val blend(Val m, Val a, Val b, const RkType *t)
 {
     a = to_type(a, t);
     b = to_type(b, t);
+    RkElem e = a.kind == V_SCALAR ? (b.kind == V_SCALAR ? a.elem : b.elem) : a.elem;
+    if (a.kind == V_SCALAR)
+        a = v_splat(e, a.v[0]);
+    if (b.kind == V_SCALAR)
+        b = v_splat(e, b.v[0]);
     Val r = a;
-    for (int i = 0; i < r.lanes; i++)
+    for (int i = 0; i < r.lanes && i < m.lanes; i++)
         r.v[i] = m.v[i] ? a.v[i] : b.v[i];
     return r;
 }
