@@ -1,0 +1,64 @@
+/* isel.h: state of rake-isel-x86.
+ *
+ *   main.c    reading rake.nir, the calling convention, writing rake.mir
+ *   seq.c     the instruction sequences, per profile (x86.h names them)
+ *   select.c  one native-IR operation at a time
+ */
+#ifndef RAKE_ISEL_H
+#define RAKE_ISEL_H
+
+#include <stdarg.h>
+
+#include "mir.h"
+#include "nir.h"
+#include "profile.h"
+
+enum { SSE2 = 1, AVX2 = 2, AVX512 = 3 };
+
+typedef struct Sel {
+    const RkProfile *profile;
+    int level;
+    RkFunc *nf;
+    RkMFunc *mf;
+    int *vreg;           /* native-IR value id -> virtual register */
+    const RkType **type; /* native-IR value id -> type */
+    const char *origin;  /* the op being selected */
+    int nir;
+} Sel;
+
+extern Sel *S;
+
+/* seq.c: building blocks; each returns the destination vreg */
+void ins(const char *op, int nops, ...);
+int fresh(void);
+int lanes(void);
+const char *pick(const char *sse2, const char *avx2, const char *avx512);
+int konst_splat(uint32_t bits);
+int konst_vector(const uint32_t *words);
+int vmov(int a);
+int vbin(const char *sse, const char *avx, const char *evex, int a, int b);
+int vlogic(char op, int a, int b);      /* '&' '|' '^' 'n' (a & ~b) */
+int vnot(int a);
+int blend(int m, int a, int b);         /* m ? a : b */
+int fcmp(const char *pred, int a, int b);
+int icmp(const char *pred, bool sign, int a, int b);
+int fminmax(bool max, int a, int b);
+int iminmax(bool max, bool sign, int a, int b);
+int imul(int a, int b);
+int ineg(int a);
+int iabs(int a);
+int shift_imm(char kind, int a, int count);
+int shift_var(char kind, int a, int count);
+int cvt_to_f32(bool sign, int a);
+int cvt_to_i32(int a);
+int cvt_to_u32(int a);
+int fround(char mode, int a);           /* 'f' floor 'c' ceil 't' trunc 'n' nearest */
+int bcast_lane(int a, int k);
+int insert_lane(int a, int k, int u);
+int shuffle(int a, int b, const int *idx, int n);
+int reduce(const char *op, RkElem e, int a, bool scan);
+int mask_fold(bool and, int m);
+int bitmask(int m);
+int fma3(int a, int b, int c);
+
+#endif

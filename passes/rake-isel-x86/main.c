@@ -1,0 +1,182 @@
+/* rake-isel-x86: rake.nir -> rake.mir (virtual registers)
+ *
+ *   rake-isel-x86 --profile x86-sse2|x86-avx2|x86-avx512 < rake.nir
+ *
+ * Input:  a rake.nir document whose target is the profile.
+ * Output: a rake.mir document: for every scratch and rake, its System V
+ *         calling convention and its instructions over virtual registers.
+ * Adds:   machine instructions, rodata constants, the entry sequence that
+ *         moves integer and Boolean uniforms into vector registers and
+ *         broadcasts every uniform, and the result move (a rack in
+ *         register zero, an f32 in xmm0, an integer in eax by one terminal
+ *         transfer).
+ * Removes: the native IR's operations and types.
+ * Rack, mask and f32 arguments take the eight SSE-class registers in
+ * order; i32, u32 and bool take edi, esi, edx, ecx, r8d, r9d.  A kernel
+ * that would need an argument on the stack is rejected. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ir.h"
+#include "isel.h"
+
+int select_instr(RkInstr *in);
+
+static const char *int_regs[] = {"edi", "esi", "edx", "ecx", "r8d", "r9d"};
+
+static const char *vec_reg(int n, bool full)
+{
+    const char *w = full ? S->profile->vreg : "xmm";
+    return rk_arena_printf(&rk_heap, "%s%d", w, n);
+}
+
+static bool is_int_uniform(const RkType *t)
+{
+    return t->kind == RK_T_SCALAR && t->elem != RK_E_F32;
+}
+
+static void entry(RkFunc *nf, RkMFunc *mf)
+{
+    int nvec = 0, nint = 0;
+    mf->nargs = nf->nparams;
+    mf->args = rk_arena_alloc(&rk_heap, sizeof(RkMArg) * (size_t)(nf->nparams + 1));
+    S->origin = "entry";
+    S->nir = -1;
+    for (int i = 0; i < nf->nparams; i++) {
+        const RkType *t = nf->ptypes[i];
+        int id = nf->params[i];
+        RkMArg *a = &mf->args[i];
+        a->name = nf->pnames[i];
+        a->type = rk_nir_type_str(t);
+        a->vreg = fresh();
+        if (is_int_uniform(t)) {
+            if (nint == 6)
+                rk_diag_fatal(nf->loc, "%s needs a 7th integer argument register; System V "
+                                       "passes six in registers, and Rake never passes "
+                                       "arguments on the stack",
+                              nf->name);
+            a->reg = int_regs[nint++];
+            int b = fresh();
+            ins(pick("movd", "vmovd", "vmovd"), 2, rk_mvx(rk_mvd(a->vreg)), rk_mp(a->reg, false));
+            if (S->level == SSE2)
+                ins("pshufd", 3, rk_mvd(b), rk_mv(a->vreg), rk_mi(0));
+            else
+                ins("vpbroadcastd", 2, rk_mvd(b), rk_mvx(rk_mv(a->vreg)));
+            if (t->elem == RK_E_BOOL) /* keep only the value bit: a mask */
+                b = shift_imm('s', shift_imm('l', b, 31), 31);
+            S->vreg[id] = b;
+            continue;
+        }
+        if (nvec == 8)
+            rk_diag_fatal(nf->loc, "%s needs a 9th SSE-class argument register; System V "
+                                   "passes eight in registers, and Rake never passes "
+                                   "arguments on the stack",
+                          nf->name);
+        bool uniform = t->kind == RK_T_SCALAR;
+        a->reg = vec_reg(nvec++, !uniform);
+        S->vreg[id] = a->vreg;
+        if (!uniform)
+            continue;
+        if (S->level == SSE2) {
+            ins("shufps", 3, rk_mvu(a->vreg), rk_mv(a->vreg), rk_mi(0));
+        } else {
+            int b = fresh();
+            ins("vbroadcastss", 2, rk_mvd(b), rk_mvx(rk_mv(a->vreg)));
+            S->vreg[id] = b;
+        }
+    }
+}
+
+static void result(RkFunc *nf, RkMFunc *mf, int value)
+{
+    const RkType *t = nf->result;
+    S->origin = "result";
+    S->nir = -1;
+    mf->result_type = rk_nir_type_str(t);
+    int v = S->vreg[value];
+    if (t->kind == RK_T_RACK || t->kind == RK_T_MASK) {
+        mf->result_reg = vec_reg(0, true);
+        ins(pick("movaps", "vmovaps", "vmovaps"), 2, rk_mp(mf->result_reg, true), rk_mv(v));
+    } else if (t->elem == RK_E_F32) {
+        mf->result_reg = "xmm0";
+        ins(pick("movaps", "vmovaps", "vmovaps"), 2, rk_mp("xmm0", true), rk_mvx(rk_mv(v)));
+    } else {
+        mf->result_reg = "eax";
+        if (t->elem == RK_E_BOOL) /* all-ones or zero lanes -> 1 or 0 */
+            v = shift_imm('r', v, 31);
+        ins(pick("movd", "vmovd", "vmovd"), 2, rk_mp("eax", true), rk_mvx(rk_mv(v)));
+    }
+    /* vzeroupper clears the upper halves of every register: only a scalar
+     * result can leave AVX state behind it; a ymm or zmm result is live */
+    if (S->level != SSE2 && t->kind != RK_T_RACK && t->kind != RK_T_MASK)
+        ins("vzeroupper", 0);
+    ins("ret", 0);
+}
+
+static void select_func(RkFunc *nf, RkMModule *mm)
+{
+    if (strcmp(nf->kind, "scratch") && strcmp(nf->kind, "rake"))
+        rk_diag_fatal(nf->loc, "run %s: native compilation of runs is work in progress in "
+                               "this backend; scratches and rakes compile",
+                      nf->name);
+    if (nf->nblocks != 1)
+        rk_diag_internal("kernel %s has %d blocks", nf->name, nf->nblocks);
+    RkMFunc *mf = rk_mir_func(mm, nf->name, nf->kind);
+    S->nf = nf;
+    S->mf = mf;
+    S->vreg = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
+    S->type = rk_arena_alloc(&rk_heap, sizeof(RkType *) * (size_t)(nf->nvalues + 1));
+    for (int i = 0; i < nf->nparams; i++)
+        S->type[nf->params[i]] = nf->ptypes[i];
+    RkBlock *b = nf->blocks[0];
+    for (int i = 0; i < b->ninstrs; i++)
+        if (b->instrs[i]->id >= 0)
+            S->type[b->instrs[i]->id] = b->instrs[i]->type;
+    entry(nf, mf);
+    for (int i = 0; i < b->ninstrs; i++) {
+        RkInstr *in = b->instrs[i];
+        int v = select_instr(in);
+        if (in->id >= 0)
+            S->vreg[in->id] = v;
+    }
+    if (b->term.kind != RK_TERM_RET || b->term.value < 0)
+        rk_diag_internal("kernel %s doesn't return a value", nf->name);
+    result(nf, mf, b->term.value);
+}
+
+int main(int argc, char **argv)
+{
+    rk_diag_program("rake-isel-x86");
+    const char *profile = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--profile") && i + 1 < argc)
+            profile = argv[++i];
+        else
+            rk_diag_input("usage: rake-isel-x86 --profile x86-sse2|x86-avx2|x86-avx512 "
+                          "< rake.nir");
+    }
+    RkIrDoc doc = rk_ir_read(stdin, "rake.nir", 1);
+    RkNirModule *nm = rk_nir_decode(doc.root);
+    const RkProfile *p = rk_profile_find(profile ? profile : nm->target);
+    if (!p || p->arch != RK_ARCH_X86)
+        rk_diag_input("rake-isel-x86 selects for x86-sse2, x86-avx2 or x86-avx512, not "
+                      "'%s'",
+                      profile ? profile : nm->target);
+    if (strcmp(p->name, nm->target))
+        rk_diag_input("the document was lowered for %s, not %s", nm->target, p->name);
+    if (rk_nir_verify(nm, p->fp_exceptions, p->lanes))
+        rk_diag_input("the input fails IR verification (see above)");
+    Sel sel = {p, !strcmp(p->name, "x86-sse2") ? SSE2 : !strcmp(p->name, "x86-avx2") ? AVX2
+                                                                                     : AVX512,
+               NULL, NULL, NULL, NULL, NULL, -1};
+    S = &sel;
+    RkMModule *mm = RK_NEW(RkMModule);
+    mm->source = nm->source;
+    mm->target = p->name;
+    for (int i = 0; i < nm->nfuncs; i++)
+        select_func(nm->funcs[i], mm);
+    rk_ir_write(rk_mir_encode(mm), stdout);
+    return 0;
+}

@@ -1,0 +1,544 @@
+/* seq.c: x86 instruction sequences for rack operations.
+ *
+ * One shared selector serves x86-sse2 (two-operand SSE2, every value
+ * copied before a destructive operation), x86-avx2 (three-operand VEX)
+ * and x86-avx512 (EVEX; masks kept as vectors of all-ones lanes and moved
+ * through k1 only for an instruction that needs a k register).  Each
+ * function here appends the instructions for one operation and returns
+ * the virtual register of its result.  The sequences are those of
+ * 00-backend.md's table: unsigned comparisons and extrema by XORing bit 31
+ * on SSE2, u32 to f32 as two 16-bit halves, to_u32 by splitting the range
+ * at 2^31, SSE2 rounding through conversions below 2^23, runtime shift
+ * counts reduced modulo 32 by shifting their 64-bit word left and right
+ * by 59, float min/max as comparison and selection. */
+#include <string.h>
+
+#include "arena.h"
+#include "isel.h"
+
+Sel *S;
+
+int fresh(void) { return rk_mir_vreg(S->mf); }
+int lanes(void) { return S->profile->lanes; }
+
+const char *pick(const char *sse2, const char *avx2, const char *avx512)
+{
+    return S->level == SSE2 ? sse2 : S->level == AVX2 ? avx2 : avx512;
+}
+
+void ins(const char *op, int nops, ...)
+{
+    RkMInstr *in = rk_mir_add(S->mf, op, S->origin, S->nir);
+    va_list ap;
+    va_start(ap, nops);
+    for (int i = 0; i < nops; i++)
+        rk_mir_operand(in, va_arg(ap, RkMOp));
+    va_end(ap);
+}
+
+static const char *MOV(void) { return pick("movaps", "vmovaps", "vmovaps"); }
+
+int konst_splat(uint32_t bits)
+{
+    int d = fresh();
+    if (S->level == SSE2) {
+        uint32_t w[4] = {bits, bits, bits, bits};
+        ins("movaps", 2, rk_mvd(d), rk_mc(rk_mir_const(S->mf, 16, w)));
+    } else {
+        ins("vbroadcastss", 2, rk_mvd(d), rk_mc(rk_mir_const(S->mf, 4, &bits)));
+    }
+    return d;
+}
+
+int konst_vector(const uint32_t *words)
+{
+    int d = fresh();
+    int n = lanes();
+    ins(pick("movaps", "vmovups", "vmovups"), 2, rk_mvd(d),
+        rk_mc(rk_mir_const(S->mf, n * 4, words)));
+    return d;
+}
+
+static void kload(uint32_t bits)
+{
+    ins("kmovw", 2, rk_mp("k1", true), rk_mc(rk_mir_const(S->mf, 2, &bits)));
+}
+
+int vmov(int a)
+{
+    int d = fresh();
+    ins(MOV(), 2, rk_mvd(d), rk_mv(a));
+    return d;
+}
+
+int vbin(const char *sse, const char *avx, const char *evex, int a, int b)
+{
+    if (S->level == SSE2) {
+        int d = vmov(a);
+        ins(sse, 2, rk_mvu(d), rk_mv(b));
+        return d;
+    }
+    int d = fresh();
+    ins(S->level == AVX2 ? avx : evex, 3, rk_mvd(d), rk_mv(a), rk_mv(b));
+    return d;
+}
+
+int vlogic(char op, int a, int b)
+{
+    switch (op) {
+    case '&': return vbin("andps", "vandps", "vpandd", a, b);
+    case '|': return vbin("orps", "vorps", "vpord", a, b);
+    case '^': return vbin("xorps", "vxorps", "vpxord", a, b);
+    default: /* a & ~b: andnps inverts its first (destination) operand */
+        return vbin("andnps", "vandnps", "vpandnd", b, a);
+    }
+}
+
+int vnot(int a) { return vlogic('^', a, konst_splat(0xffffffffu)); }
+
+static int mask_from_k(int any)
+{
+    int d = fresh();
+    ins("vpternlogd", 4, rk_mmask(rk_mvd(d), true), rk_mv(any), rk_mv(any), rk_mi(0xff));
+    return d;
+}
+
+static void k_from_mask(int m)
+{
+    ins("vptestmd", 3, rk_mp("k1", true), rk_mv(m), rk_mv(m));
+}
+
+int blend(int m, int a, int b)
+{
+    if (S->level == SSE2) {
+        int t = vmov(m);
+        ins("andps", 2, rk_mvu(t), rk_mv(a));
+        int d = vmov(m);
+        ins("andnps", 2, rk_mvu(d), rk_mv(b));
+        ins("orps", 2, rk_mvu(d), rk_mv(t));
+        return d;
+    }
+    int d = fresh();
+    if (S->level == AVX2) {
+        ins("vblendvps", 4, rk_mvd(d), rk_mv(b), rk_mv(a), rk_mv(m));
+        return d;
+    }
+    k_from_mask(m);
+    ins("vpblendmd", 3, rk_mmask(rk_mvd(d), false), rk_mv(b), rk_mv(a));
+    return d;
+}
+
+/* --- comparisons ---------------------------------------------------------------- */
+
+static int sse_cmpps(int imm, int a, int b)
+{
+    int d = vmov(a);
+    ins("cmpps", 3, rk_mvu(d), rk_mv(b), rk_mi(imm));
+    return d;
+}
+
+int fcmp(const char *pred, int a, int b)
+{
+    static const char *names[] = {"eq", "lt", "le", "gt", "ge", "ne", "unord", "ord"};
+    static const int avx[] = {0x00, 0x11, 0x12, 0x1e, 0x1d, 0x0c, 0x03, 0x07};
+    int p = 0;
+    while (strcmp(names[p], pred))
+        p++;
+    if (S->level == SSE2) {
+        switch (p) {
+        case 0: return sse_cmpps(0, a, b);
+        case 1: return sse_cmpps(1, a, b);
+        case 2: return sse_cmpps(2, a, b);
+        case 3: return sse_cmpps(1, b, a);
+        case 4: return sse_cmpps(2, b, a);
+        case 5: return vlogic('&', sse_cmpps(4, a, b), sse_cmpps(7, a, b));
+        case 6: return sse_cmpps(3, a, b);
+        default: return sse_cmpps(7, a, b);
+        }
+    }
+    if (S->level == AVX2) {
+        int d = fresh();
+        ins("vcmpps", 4, rk_mvd(d), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
+        return d;
+    }
+    ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
+    return mask_from_k(a);
+}
+
+int icmp(const char *pred, bool sign, int a, int b)
+{
+    if (S->level == AVX512) {
+        static const char *names[] = {"eq", "lt", "le", "ne", "ge", "gt"};
+        static const int imm[] = {0, 1, 2, 4, 5, 6};
+        int p = 0;
+        while (strcmp(names[p], pred))
+            p++;
+        ins(sign ? "vpcmpd" : "vpcmpud", 4, rk_mp("k1", true), rk_mv(a), rk_mv(b), rk_mi(imm[p]));
+        return mask_from_k(a);
+    }
+    bool eq = !strcmp(pred, "eq") || !strcmp(pred, "ne");
+    if (!sign && !eq) { /* unsigned order: flip bit 31 of copies, compare signed */
+        int bias = konst_splat(0x80000000u);
+        a = vlogic('^', a, bias);
+        b = vlogic('^', b, bias);
+    }
+    if (eq) {
+        int d = vbin("pcmpeqd", "vpcmpeqd", "", a, b);
+        return pred[0] == 'n' ? vnot(d) : d;
+    }
+    if (!strcmp(pred, "gt"))
+        return vbin("pcmpgtd", "vpcmpgtd", "", a, b);
+    if (!strcmp(pred, "lt"))
+        return vbin("pcmpgtd", "vpcmpgtd", "", b, a);
+    if (!strcmp(pred, "le"))
+        return vnot(vbin("pcmpgtd", "vpcmpgtd", "", a, b));
+    return vnot(vbin("pcmpgtd", "vpcmpgtd", "", b, a)); /* ge */
+}
+
+/* --- arithmetic --------------------------------------------------------------------- */
+
+/* IEEE minimum/maximum: min(a,b) | min(b,a) gives -0 for mixed zeros (for
+ * max, & gives +0); unordered lanes become the canonical NaN. */
+int fminmax(bool max, int a, int b)
+{
+    const char *s = max ? "maxps" : "minps", *v = max ? "vmaxps" : "vminps";
+    int t1 = vbin(s, v, v, a, b);
+    int t2 = vbin(s, v, v, b, a);
+    int r = vlogic(max ? '&' : '|', t1, t2);
+    int u = fcmp("unord", a, b);
+    return blend(u, konst_splat(0x7fc00000u), r);
+}
+
+int iminmax(bool max, bool sign, int a, int b)
+{
+    if (S->level != SSE2) {
+        const char *op = max ? (sign ? "vpmaxsd" : "vpmaxud") : (sign ? "vpminsd" : "vpminud");
+        int d = fresh();
+        ins(op, 3, rk_mvd(d), rk_mv(a), rk_mv(b));
+        return d;
+    }
+    int gt = icmp("gt", sign, a, b);
+    return max ? blend(gt, a, b) : blend(gt, b, a);
+}
+
+/* SSE2: pmuludq on the even lanes and on the odd lanes, then interleave. */
+int imul(int a, int b)
+{
+    if (S->level != SSE2)
+        return vbin("", "vpmulld", "vpmulld", a, b);
+    int even = vmov(a);
+    ins("pmuludq", 2, rk_mvu(even), rk_mv(b));
+    int ao = fresh(), bo = fresh();
+    ins("pshufd", 3, rk_mvd(ao), rk_mv(a), rk_mi(0xf5));
+    ins("pshufd", 3, rk_mvd(bo), rk_mv(b), rk_mi(0xf5));
+    ins("pmuludq", 2, rk_mvu(ao), rk_mv(bo));
+    int lo = fresh(), hi = fresh();
+    ins("pshufd", 3, rk_mvd(lo), rk_mv(even), rk_mi(0x08));
+    ins("pshufd", 3, rk_mvd(hi), rk_mv(ao), rk_mi(0x08));
+    ins("punpckldq", 2, rk_mvu(lo), rk_mv(hi));
+    return lo;
+}
+
+int ineg(int a) { return vbin("psubd", "vpsubd", "vpsubd", konst_splat(0), a); }
+
+int iabs(int a)
+{
+    if (S->level != SSE2) {
+        int d = fresh();
+        ins("vpabsd", 2, rk_mvd(d), rk_mv(a));
+        return d;
+    }
+    int sign = shift_imm('s', a, 31);
+    int x = vlogic('^', a, sign);
+    return vbin("psubd", "", "", x, sign);
+}
+
+static const char *shift_op(char kind)
+{
+    if (kind == 'l')
+        return pick("pslld", "vpslld", "vpslld");
+    if (kind == 'r')
+        return pick("psrld", "vpsrld", "vpsrld");
+    return pick("psrad", "vpsrad", "vpsrad");
+}
+
+int shift_imm(char kind, int a, int count)
+{
+    int d;
+    if (S->level == SSE2) {
+        d = vmov(a);
+        ins(shift_op(kind), 2, rk_mvu(d), rk_mi(count));
+    } else {
+        d = fresh();
+        ins(shift_op(kind), 3, rk_mvd(d), rk_mv(a), rk_mi(count));
+    }
+    return d;
+}
+
+/* The count, broadcast in every lane, is reduced modulo 32 in its low
+ * 64-bit word (left, then right, by 59) and used as the shift count. */
+int shift_var(char kind, int a, int count)
+{
+    int t;
+    if (S->level == SSE2) {
+        t = vmov(count);
+        ins("psllq", 2, rk_mvu(t), rk_mi(59));
+        ins("psrlq", 2, rk_mvu(t), rk_mi(59));
+        int d = vmov(a);
+        ins(shift_op(kind), 2, rk_mvu(d), rk_mv(t));
+        return d;
+    }
+    int t1 = fresh(), t2 = fresh(), d = fresh();
+    ins("vpsllq", 3, rk_mvd(t1), rk_mv(count), rk_mi(59));
+    ins("vpsrlq", 3, rk_mvd(t2), rk_mv(t1), rk_mi(59));
+    ins(shift_op(kind), 3, rk_mvd(d), rk_mv(a), rk_mvx(rk_mv(t2)));
+    return d;
+}
+
+int fma3(int a, int b, int c)
+{
+    int d = vmov(c);
+    ins("vfmadd231ps", 3, rk_mvu(d), rk_mv(a), rk_mv(b));
+    S->mf->fmas++;
+    return d;
+}
+
+/* --- conversions --------------------------------------------------------------------- */
+
+static int unop(const char *sse, const char *avx, const char *evex, int a)
+{
+    int d = fresh();
+    ins(pick(sse, avx, evex), 2, rk_mvd(d), rk_mv(a));
+    return d;
+}
+
+/* u32 to f32 without AVX-512: the two 16-bit halves convert exactly;
+ * high * 65536 is exact; the final add is the only rounding. */
+int cvt_to_f32(bool sign, int a)
+{
+    if (sign)
+        return unop("cvtdq2ps", "vcvtdq2ps", "vcvtdq2ps", a);
+    if (S->level == AVX512)
+        return unop("", "", "vcvtudq2ps", a);
+    int lo = vlogic('&', a, konst_splat(0xffff));
+    int hi = shift_imm('r', a, 16);
+    int flo = unop("cvtdq2ps", "vcvtdq2ps", "", lo);
+    int fhi = unop("cvtdq2ps", "vcvtdq2ps", "", hi);
+    int scaled = vbin("mulps", "vmulps", "", fhi, konst_splat(0x47800000u)); /* 65536.0 */
+    return vbin("addps", "vaddps", "", scaled, flo);
+}
+
+/* to_i32: convert (nearest even), zero the NaN lanes, restore the upper
+ * saturated endpoint (the lower one is what the conversion gives). */
+int cvt_to_i32(int a)
+{
+    int r = unop("cvtps2dq", "vcvtps2dq", "vcvtps2dq", a);
+    int two31 = konst_splat(0x4f000000u);
+    if (S->level == AVX512) {
+        int z = fresh(), d;
+        ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(a), rk_mi(0x07));
+        ins("vmovdqa32", 2, rk_mmask(rk_mvd(z), true), rk_mv(r));
+        ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(two31), rk_mi(0x1d));
+        d = vmov(z);
+        ins("vmovdqa32", 2, rk_mmask(rk_mvu(d), false), rk_mv(konst_splat(0x7fffffffu)));
+        return d;
+    }
+    int nan = fcmp("unord", a, a);
+    r = vlogic('n', r, nan);
+    int big = fcmp("le", two31, a);
+    return blend(big, konst_splat(0x7fffffffu), r);
+}
+
+/* to_u32: zero NaNs and values not above 0, subtract 2^31 from the upper
+ * half (exact), convert as signed, restore the high bit with an XOR, and
+ * saturate values from 2^32 up. */
+int cvt_to_u32(int a)
+{
+    int zero = konst_splat(0);
+    if (S->level == AVX512) {
+        int r = unop("", "", "vcvtps2udq", a), d = fresh();
+        ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(zero), rk_mi(0x1e));
+        ins("vmovdqa32", 2, rk_mmask(rk_mvd(d), true), rk_mv(r));
+        return d;
+    }
+    int x = vlogic('&', a, fcmp("gt", a, zero));
+    int two31 = konst_splat(0x4f000000u);
+    int hi = fcmp("le", two31, x);
+    int x2 = vbin("subps", "vsubps", "", x, vlogic('&', hi, two31));
+    int r = unop("cvtps2dq", "vcvtps2dq", "", x2);
+    r = vlogic('^', r, vlogic('&', hi, konst_splat(0x80000000u)));
+    int sat = fcmp("le", konst_splat(0x4f800000u), x);
+    return vlogic('|', r, sat);
+}
+
+/* SSE2 has no rounding instruction: lanes below 2^23 in magnitude go
+ * through a conversion (adjusted for floor and ceil), keep the input's
+ * sign, and the others pass through x + 0 (which quiets NaNs). */
+int fround(char mode, int a)
+{
+    int imm = mode == 'n' ? 8 : mode == 'f' ? 9 : mode == 'c' ? 10 : 11;
+    if (S->level != SSE2) {
+        int d = fresh();
+        ins(S->level == AVX2 ? "vroundps" : "vrndscaleps", 3, rk_mvd(d), rk_mv(a), rk_mi(imm));
+        return d;
+    }
+    int mag = vlogic('&', a, konst_splat(0x7fffffffu));
+    int small = fcmp("lt", mag, konst_splat(0x4b000000u));
+    int i = unop(mode == 'n' ? "cvtps2dq" : "cvttps2dq", "", "", a);
+    int f = unop("cvtdq2ps", "", "", i);
+    if (mode == 'f' || mode == 'c') {
+        int adj = mode == 'f' ? fcmp("lt", a, f) : fcmp("lt", f, a);
+        int one = vlogic('&', adj, konst_splat(0x3f800000u));
+        f = vbin(mode == 'f' ? "subps" : "addps", "", "", f, one);
+    }
+    f = vlogic('|', f, vlogic('&', a, konst_splat(0x80000000u)));
+    int keep = vbin("addps", "", "", a, konst_splat(0));
+    return blend(small, f, keep);
+}
+
+/* --- lanes -------------------------------------------------------------------------- */
+
+int bcast_lane(int a, int k)
+{
+    int d = fresh();
+    if (S->level == SSE2) {
+        ins("pshufd", 3, rk_mvd(d), rk_mv(a), rk_mi(k * 0x55));
+        return d;
+    }
+    int t = fresh(), b = k / 4;
+    if (S->level == AVX2)
+        ins("vperm2f128", 4, rk_mvd(t), rk_mv(a), rk_mv(a), rk_mi(b | b << 4));
+    else
+        ins("vshuff32x4", 4, rk_mvd(t), rk_mv(a), rk_mv(a), rk_mi(b * 0x55));
+    ins("vpermilps", 3, rk_mvd(d), rk_mv(t), rk_mi((k % 4) * 0x55));
+    return d;
+}
+
+static int lane_mask(uint32_t bits)
+{
+    uint32_t w[16] = {0};
+    for (int i = 0; i < lanes(); i++)
+        w[i] = (bits >> i) & 1 ? 0xffffffffu : 0;
+    return konst_vector(w);
+}
+
+int insert_lane(int a, int k, int u)
+{
+    if (S->level == SSE2)
+        return blend(lane_mask(1u << k), u, a);
+    if (S->level == AVX2) {
+        int d = fresh();
+        ins("vblendps", 4, rk_mvd(d), rk_mv(a), rk_mv(u), rk_mi(1 << k));
+        return d;
+    }
+    kload(1u << k);
+    int d = vmov(a);
+    ins("vmovaps", 2, rk_mmask(rk_mvu(d), false), rk_mv(u));
+    return d;
+}
+
+static int permute(int a, const int *idx)
+{
+    uint32_t w[16];
+    for (int i = 0; i < lanes(); i++)
+        w[i] = (uint32_t)idx[i];
+    int v = konst_vector(w), d = fresh();
+    ins("vpermps", 3, rk_mvd(d), rk_mv(v), rk_mv(a));
+    return d;
+}
+
+int shuffle(int a, int b, const int *idx, int n)
+{
+    int ia[16], ib[16];
+    uint32_t from_a = 0;
+    for (int i = 0; i < n; i++) {
+        bool left = idx[i] < n;
+        ia[i] = left ? idx[i] : 0;
+        ib[i] = left ? 0 : idx[i] - n;
+        from_a |= (uint32_t)left << i;
+    }
+    if (S->level == SSE2) {
+        int ima = ia[0] | ia[1] << 2 | ia[2] << 4 | ia[3] << 6;
+        int imb = ib[0] | ib[1] << 2 | ib[2] << 4 | ib[3] << 6;
+        int pa = fresh();
+        ins("pshufd", 3, rk_mvd(pa), rk_mv(a), rk_mi(ima));
+        if (b < 0 || from_a == (1u << n) - 1)
+            return pa;
+        int pb = fresh();
+        ins("pshufd", 3, rk_mvd(pb), rk_mv(b), rk_mi(imb));
+        return blend(lane_mask(from_a), pa, pb);
+    }
+    int pa = permute(a, ia);
+    if (b < 0 || from_a == (1u << n) - 1)
+        return pa;
+    int pb = permute(b, ib), d = fresh();
+    if (S->level == AVX2) {
+        ins("vblendps", 4, rk_mvd(d), rk_mv(pb), rk_mv(pa), rk_mi(from_a));
+        return d;
+    }
+    kload(from_a);
+    ins("vpblendmd", 3, rk_mmask(rk_mvd(d), false), rk_mv(pb), rk_mv(pa));
+    return d;
+}
+
+static int step(const char *op, RkElem e, int acc, int x)
+{
+    if (e == RK_E_F32) {
+        if (!strcmp(op, "sum"))
+            return vbin("addps", "vaddps", "vaddps", acc, x);
+        if (!strcmp(op, "product"))
+            return vbin("mulps", "vmulps", "vmulps", acc, x);
+        return fminmax(!strcmp(op, "maximum"), acc, x);
+    }
+    if (!strcmp(op, "sum"))
+        return vbin("paddd", "vpaddd", "vpaddd", acc, x);
+    if (!strcmp(op, "product"))
+        return imul(acc, x);
+    return iminmax(!strcmp(op, "maximum"), e == RK_E_I32, acc, x);
+}
+
+/* A strictly sequential left fold from lane 0; a scan keeps each prefix. */
+int reduce(const char *op, RkElem e, int a, bool scan)
+{
+    int acc = bcast_lane(a, 0), r = a;
+    for (int i = 1; i < lanes(); i++) {
+        acc = step(op, e, acc, bcast_lane(a, i));
+        if (scan)
+            r = insert_lane(r, i, acc);
+    }
+    return scan ? r : acc;
+}
+
+/* Combine every lane into every lane with permutations and AND or OR. */
+int mask_fold(bool and, int m)
+{
+    char op = and ? '&' : '|';
+    int t;
+    if (S->level == AVX2) {
+        t = fresh();
+        ins("vperm2f128", 4, rk_mvd(t), rk_mv(m), rk_mv(m), rk_mi(0x01));
+        m = vlogic(op, m, t);
+    } else if (S->level == AVX512) {
+        static const int imm[] = {0x4e, 0xb1};
+        for (int i = 0; i < 2; i++) {
+            t = fresh();
+            ins("vshufi32x4", 4, rk_mvd(t), rk_mv(m), rk_mv(m), rk_mi(imm[i]));
+            m = vlogic(op, m, t);
+        }
+    }
+    static const int lanes_imm[] = {0x4e, 0xb1};
+    for (int i = 0; i < 2; i++) {
+        t = fresh();
+        ins(pick("pshufd", "vpshufd", "vpshufd"), 3, rk_mvd(t), rk_mv(m), rk_mi(lanes_imm[i]));
+        m = vlogic(op, m, t);
+    }
+    return m;
+}
+
+int bitmask(int m)
+{
+    uint32_t w[16];
+    for (int i = 0; i < lanes(); i++)
+        w[i] = 1u << i;
+    return mask_fold(false, vlogic('&', m, konst_vector(w)));
+}
