@@ -190,6 +190,75 @@ mk_source_not_string() { doc "$1" | sed 's/"source": "x.rk"/"source": 42/' >"$2"
     check_rejected mk_source_not_string 4 13 13
 }
 
+# A valid document of KIND for stacks_particles.rk, written to FILE, from
+# rake-parse (and rake-check for rake.checked); fails if that cannot be had.
+real_doc() {
+    local kind=$1 out=$2 ast=$BATS_FILE_TMPDIR/gen/stacks_particles.ast.json
+    [ -s "$ast" ] || return 1
+    case $kind in
+    rake.ast) cp "$ast" "$out" ;;
+    rake.checked) [ -x "$BIN/rake-check" ] && "$BIN/rake-check" --target x86-avx2 <"$ast" >"$out" 2>/dev/null ;;
+    *) return 1 ;;
+    esac
+}
+
+# Edit a JSON file in place with a Python statement on `d`.
+edit_doc() {
+    "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+def nodes(n):
+    if isinstance(n, dict):
+        yield n
+        for v in n.values(): yield from nodes(v)
+    elif isinstance(n, list):
+        for v in n: yield from nodes(v)
+def first(kind): return next(n for n in nodes(d["decls"]) if n.get("k") == kind)
+exec(sys.argv[2])
+json.dump(d, open(sys.argv[1], "w"), indent=1)' "$1" "$2"
+}
+
+mk_null_name() { real_doc "$1" "$2" && edit_doc "$2" 'first("name")["name"] = None'; }
+@test "IR readers reject null for a required string" {
+    [ -s "$BATS_FILE_TMPDIR/gen/stacks_particles.ast.json" ] || skip "bin/rake-parse did not write a document"
+    run check_rejected mk_null_name
+    echo "$output"
+    # Known bug (reported): rk_ir_get_str returns NULL for a JSON null even
+    # when the key is required, so rk_ast_decode stores a NULL name; readers
+    # then dereference it (rake-check: SIGSEGV, or UBSan's null pointer
+    # passed to strcmp), ignore it, or write it back as "" (ir-roundtrip).
+    # Until lib/ir.c refuses it (exit 2, `expected a string`), this skips
+    # and lists what each reader did.
+    if [ "$status" -ne 0 ]; then
+        local what
+        what=$(printf '%s\n' "$output" | sed -n 's/^\([a-z-]*\): exit \([0-9]*\), expected 2.*/\1 exit \2/p' | paste -sd, -)
+        skip "known bug in lib/ir.c, a required string given as null is accepted: $what"
+    fi
+}
+
+mk_far_loc() {
+    real_doc "$1" "$2" && edit_doc "$2" 't = first("type"); t["name"] = "nosuch"; t["loc"] = "3:200000000"'
+}
+@test "a located error at an absurd column does not flood stderr" {
+    local prog kind args n=0 big=""
+    while read -r prog kind args; do
+        case $prog in '' | '#'*) continue ;; esac
+        [ "$kind" = rake.ast ] && [ -x "$BIN/$prog" ] || continue
+        mk_far_loc "$kind" "$BATS_TEST_TMPDIR/far.json" || continue
+        n=$((n + 1))
+        local bytes
+        # shellcheck disable=SC2086
+        bytes=$(timeout 10 "$BIN/$prog" $args <"$BATS_TEST_TMPDIR/far.json" 2>&1 >/dev/null | head -c 1000000 | wc -c)
+        echo "$prog: $bytes bytes on stderr"
+        [ "$bytes" -lt 65536 ] || big+=" $prog"
+    done <"$READERS"
+    [ "$n" -gt 0 ] || skip "no reader of rake.ast is built"
+    # Known bug (reported): lib/diag.c's quote_line prints one space per
+    # column before the caret, and lib/ir.c reads any int as a column, so
+    # "loc": "3:200000000" writes 200 MB of spaces.
+    [ -z "$big" ] || skip "known bug in lib/diag.c: the caret line is as long as the column:$big"
+}
+
 @test "ir-roundtrip writes every rake-parse document back byte for byte" {
     [ -x "$BATS_FILE_TMPDIR/ir-roundtrip" ] || skip "the harness did not build"
     local f n=0
