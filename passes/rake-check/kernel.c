@@ -141,8 +141,11 @@ static void let_uniform(RkNode *s)
         ERROR(s->type->loc, "let <%s: T> binds a uniform scalar, not %s", s->name,
               ty_name(t));
     else if (!is_error(in.ty) && !is_error(t) && !rk_ty_equal(in.ty, t))
-        ERROR(s->value->loc, "the uniform <%s: %s> is bound to %s", s->name,
-              rk_ty_str(t), ty_name(in.ty));
+        ERROR(s->value->loc, "the uniform <%s: %s> is bound to %s%s", s->name,
+              rk_ty_str(t), ty_name(in.ty),
+              in.ty->kind == RK_T_RACK || in.ty->kind == RK_T_MASK
+                  ? "; a rack gives one scalar through a reduction or extract"
+                  : "");
     if (!is_error(t) && t->elem == RK_E_BOOL && C->kind == FN_STACK_RUN &&
         C->profile->arch == RK_ARCH_WASM)
         ERROR(s->loc, "a bool uniform binding in a stack run compiles only on "
