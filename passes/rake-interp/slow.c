@@ -10,7 +10,9 @@
  * returns; a copy that doesn't fit traps.  Traps print
  * `f.rk:L:C: trap: message` and exit 1 (lib/diag.c). */
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -143,13 +145,24 @@ static Val sunary(RkNode *e)
     return v_scalar(a.elem, checked(e, a.elem, -wide(a.elem, a.v[0])));
 }
 
-static const char *float_text(double d)
+/* A float in a trap message: nan, inf, an integral value below 1e21 in
+ * full ("2147483648 does not fit i32"), anything else in the fewest
+ * significant digits that read back as the same value of its type. */
+static const char *float_text(double d, RkElem e)
 {
     if (isnan(d))
         return signbit(d) ? "-nan" : "nan";
     if (isinf(d))
         return d < 0 ? "-inf" : "inf";
-    return rk_arena_printf(&rk_heap, "%.9g", d);
+    if (d == trunc(d) && fabs(d) < 1e21)
+        return rk_arena_printf(&rk_heap, "%.0f", d);
+    for (int p = 1; p < 17; p++) {
+        const char *t = rk_arena_printf(&rk_heap, "%.*g", p, d);
+        double back = strtod(t, NULL);
+        if (e == RK_E_F32 ? (float)back == (float)d : back == d)
+            return t;
+    }
+    return rk_arena_printf(&rk_heap, "%.17g", d);
 }
 
 static Val sconvert(RkNode *e)
@@ -186,7 +199,7 @@ static Val sconvert(RkNode *e)
             ok = !isnan(t) && fits(to, (__int128)fmax(fmin(t, 1e30), -1e30)) &&
                  fabs(t) < 1e30;
         if (!ok || isnan(d))
-            TRAP(e->loc, "%s does not fit %s", float_text(d), rk_elem_name(to));
+            TRAP(e->loc, "%s does not fit %s", float_text(d, x.elem), rk_elem_name(to));
         __int128 v = to == RK_E_U64 ? (__int128)(uint64_t)t : (__int128)(int64_t)t;
         return v_scalar(to, norm(to, (uint64_t)v));
     }
@@ -375,14 +388,16 @@ static Val sbuiltin(RkNode *call)
         return v_scalar(e, e == RK_E_F32 ? rk_f32_floor((uint32_t)a.v[0]) : DB(floor(D(a.v[0]))));
     if (!strcmp(n, "ceil"))
         return v_scalar(e, e == RK_E_F32 ? rk_f32_ceil((uint32_t)a.v[0]) : DB(ceil(D(a.v[0]))));
+    /* f32: the fixed Cephes sequences; f64 has no rack form, and takes the
+     * C library's functions, as the slow tier's C does */
     if (!strcmp(n, "exp"))
-        return v_scalar(e, rk_f32_exp((uint32_t)a.v[0]));
+        return v_scalar(e, e == RK_E_F32 ? rk_f32_exp((uint32_t)a.v[0]) : DB(exp(D(a.v[0]))));
     if (!strcmp(n, "log"))
-        return v_scalar(e, rk_f32_log((uint32_t)a.v[0]));
+        return v_scalar(e, e == RK_E_F32 ? rk_f32_log((uint32_t)a.v[0]) : DB(log(D(a.v[0]))));
     if (!strcmp(n, "log2"))
-        return v_scalar(e, rk_f32_log2((uint32_t)a.v[0]));
+        return v_scalar(e, e == RK_E_F32 ? rk_f32_log2((uint32_t)a.v[0]) : DB(log2(D(a.v[0]))));
     if (!strcmp(n, "tanh"))
-        return v_scalar(e, rk_f32_tanh((uint32_t)a.v[0]));
+        return v_scalar(e, e == RK_E_F32 ? rk_f32_tanh((uint32_t)a.v[0]) : DB(tanh(D(a.v[0]))));
     if (!strcmp(n, "abs")) {
         if (e == RK_E_F32)
             return v_scalar(e, rk_f32_abs((uint32_t)a.v[0]));
@@ -631,6 +646,11 @@ static Flow exec_list(RkList body)
     return FLOW_NEXT;
 }
 
+/* The innermost slow function's return point: a `return` inside a slow
+ * block in slow code returns from that function (10-gap-notes.md,
+ * section 6), from wherever in an expression the block sits. */
+static jmp_buf *return_target;
+
 Val eval_slow_block(RkNode *blk)
 {
     RkList body = blk->body;
@@ -640,8 +660,11 @@ Val eval_slow_block(RkNode *blk)
         if (i == body.len - 1 && s->kind == RK_EXPR && !blk->discard)
             return eval_slow(s->value);
         Flow f = exec_slow(s);
-        if (f == FLOW_RETURN)
-            rk_diag_internal("rake-interp: return inside a slow block of a run");
+        if (f == FLOW_RETURN) {
+            if (!return_target || I->frame->fn->kind != RK_SLOW)
+                rk_diag_internal("rake-interp: return inside a slow block of a run");
+            longjmp(*return_target, 1);
+        }
         if (f != FLOW_NEXT)
             break;
     }
@@ -653,9 +676,18 @@ Val call_slow(RkNode *fn, Val *args, int nargs)
     Frame *f = push_frame(fn);
     for (int i = 0; i < nargs; i++)
         f->slots[fn->params.items[i]->slot] = args[i];
+    jmp_buf here;
+    jmp_buf *saved = return_target;
+    Val r;
+    return_target = &here;
     ret_val = v_unit();
-    Flow fl = exec_list(fn->body);
-    Val r = fl == FLOW_RETURN ? ret_val : v_unit();
+    if (!setjmp(here)) {
+        Flow fl = exec_list(fn->body);
+        r = fl == FLOW_RETURN ? ret_val : v_unit();
+    } else {
+        r = ret_val; /* a return inside a slow block */
+    }
+    return_target = saved;
     pop_frame(f);
     return r;
 }
