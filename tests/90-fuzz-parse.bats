@@ -10,8 +10,8 @@
 #   - on 1, print nothing on stdout and start stderr with FILE:L:C: error:
 #   - on 0, print one rake.ast JSON document (a sample is also validated
 #     against ir-schema/rake.ast.schema.json).
-# The same is done to a few rake.ast and rake.checked documents for every
-# program that reads them (tests/ir-readers.txt, plus the ir-roundtrip
+# The same is done to a few IR documents (goldens, and rake.ast and
+# rake.checked written now) for every program that reads their kind (tests/ir-readers.txt, plus the ir-roundtrip
 # harness over librake): exit 0, 1 or 2, no sanitizer report, and on 2 the
 # IR error format.  (A reader that runs the program may loop on a mutated
 # one: running out of CPU time is counted, not failed.)
@@ -217,15 +217,19 @@ EOF
     [ "$status" -eq 0 ]
 }
 
-@test "IR readers (sanitizer builds) survive mutated rake.ast and rake.checked documents" {
+@test "IR readers (sanitizer builds) survive mutated IR documents of their kind" {
     local docs=$BATS_TEST_TMPDIR/docs mut=$BATS_TEST_TMPDIR/mut
-    mkdir -p "$docs/rake.ast" "$docs/rake.checked"
-    # Seeds of each kind: a few goldens, and a few documents written now.
-    local goldens=() rk
-    mapfile -t goldens < <(find "$RAKE_ROOT/tests" -path "$RAKE_ROOT/tests/shared" -prune -o -name '*.ast.json' -type f -print | sort | head -3)
-    [ "${#goldens[@]}" -eq 0 ] || cp "${goldens[@]}" "$docs/rake.ast/"
-    mapfile -t goldens < <(find "$RAKE_ROOT/tests" -path "$RAKE_ROOT/tests/shared" -prune -o -name '*.checked*.json' -type f -print | sort | head -3)
-    [ "${#goldens[@]}" -eq 0 ] || cp "${goldens[@]}" "$docs/rake.checked/"
+    # Seeds of each kind: the first few goldens (NAME.ast.json,
+    # NAME.checked[.PROFILE].json, NAME.nir..., NAME.mir...), and a few
+    # documents written now.
+    local goldens=() rk kind pattern
+    for kind in rake.ast rake.checked rake.nir rake.mir; do
+        mkdir -p "$docs/$kind"
+        pattern="*.${kind#rake.}.json"
+        [ "$kind" = rake.ast ] || pattern="*.${kind#rake.}*.json"
+        mapfile -t goldens < <(find "$RAKE_ROOT/tests" -path "$RAKE_ROOT/tests/shared" -prune -o -name "$pattern" -type f -print | sort | head -3)
+        [ "${#goldens[@]}" -eq 0 ] || cp "${goldens[@]}" "$docs/$kind/"
+    done
     for rk in runs_running_sum sweeps_grade stacks_particles; do
         [ -x "$BIN/rake-parse" ] || break
         "$BIN/rake-parse" "$SHARED/conformance/$rk.rk" >"$docs/rake.ast/gen-$rk.ast.json"
@@ -234,8 +238,8 @@ EOF
                 >"$docs/rake.checked/gen-$rk.checked.json" 2>/dev/null ||
             rm -f "$docs/rake.checked/gen-$rk.checked.json"
     done
-    local kind seeds=()
-    for kind in rake.ast rake.checked; do
+    local seeds=()
+    for kind in rake.ast rake.checked rake.nir rake.mir; do
         mkdir -p "$mut/$kind"
         seeds=("$docs/$kind"/*.json)
         [ -e "${seeds[0]}" ] || continue
