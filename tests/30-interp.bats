@@ -159,3 +159,16 @@ EOF
     done
     report
 }
+
+@test "lib/lanes.c's exp, log, log2 and tanh equal an independent transcription of Cephes" {
+    [ -f build/lib/librake.a ] || {
+        echo "no build/lib/librake.a: run 'make build' first" >&2
+        return 1
+    }
+    ${CC:-cc} -std=c11 -O1 -ffp-contract=off -Wall -Werror -Ilib -o "$BATS_TEST_TMPDIR/cephes-ref" \
+        tests/interp/cephes-ref.c build/lib/librake.a -lm
+    run "$BATS_TEST_TMPDIR/cephes-ref"
+    echo "$output" >&2
+    assert_success
+    echo "# $output" >&3
+}
