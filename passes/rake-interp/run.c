@@ -59,6 +59,17 @@ static bool overlaps(View a, View b)
     return a.off < b.off + b.count && b.off < a.off + a.count;
 }
 
+/* Does the run's result statement store into this field? */
+static bool writes(RkNode *last, const char *field)
+{
+    if (last->kind == RK_COMPACT)
+        return true;
+    for (int i = 0; i < last->fields.len; i++)
+        if (!strcmp(last->fields.items[i]->name, field))
+            return true;
+    return false;
+}
+
 static void check_aliasing(RkNode *run, RkNode *call, Val *args, int res)
 {
     Stack *r = args[res].stack;
@@ -85,14 +96,23 @@ static void check_aliasing(RkNode *run, RkNode *call, Val *args, int res)
             }
         }
     }
-    /* the result's own columns must not overlap each other */
+    /* The result's own columns: two may be the same storage element for
+     * element when the run writes at most one of them (it loads every
+     * column of a rack before storing any); any other overlap, or two
+     * written columns on the same storage, would make the stores' order
+     * matter, and traps. */
+    RkNode *last = run->body.items[run->body.len - 1];
     for (int c = 0; c < r->pack->fields.len; c++)
         for (int d = c + 1; d < r->pack->fields.len; d++) {
             View x = r->cols[c], y = r->cols[d];
             x.count = y.count = r->count;
-            if (overlaps(x, y))
-                TRAP(call->loc, "run %s's result shares memory with another argument",
-                     run->name);
+            if (!overlaps(x, y))
+                continue;
+            const char *fx = r->pack->fields.items[c]->name;
+            const char *fy = r->pack->fields.items[d]->name;
+            if (x.off != y.off || (writes(last, fx) && writes(last, fy)))
+                TRAP(call->loc, "run %s's result columns %s and %s share memory", run->name,
+                     fx, fy);
         }
 }
 
