@@ -96,10 +96,11 @@ int vlogic(char op, int a, int b)
 
 int vnot(int a) { return vlogic('^', a, konst_splat(0xffffffffu)); }
 
-static int mask_from_k(int any)
+/* AVX-512: a k1 mask as a vector of all-ones lanes (zero elsewhere). */
+static int mask_from_k(void)
 {
-    int d = fresh();
-    ins("vpternlogd", 4, rk_mmask(rk_mvd(d), true), rk_mv(any), rk_mv(any), rk_mi(0xff));
+    int ones = konst_splat(0xffffffffu), d = fresh();
+    ins("vmovaps", 2, rk_mmask(rk_mvd(d), true), rk_mv(ones));
     return d;
 }
 
@@ -162,7 +163,7 @@ int fcmp(const char *pred, int a, int b)
         return d;
     }
     ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
-    return mask_from_k(a);
+    return mask_from_k();
 }
 
 int icmp(const char *pred, bool sign, int a, int b)
@@ -174,7 +175,7 @@ int icmp(const char *pred, bool sign, int a, int b)
         while (strcmp(names[p], pred))
             p++;
         ins(sign ? "vpcmpd" : "vpcmpud", 4, rk_mp("k1", true), rk_mv(a), rk_mv(b), rk_mi(imm[p]));
-        return mask_from_k(a);
+        return mask_from_k();
     }
     bool eq = !strcmp(pred, "eq") || !strcmp(pred, "ne");
     if (!sign && !eq) { /* unsigned order: flip bit 31 of copies, compare signed */
@@ -337,10 +338,11 @@ int cvt_to_i32(int a)
     if (S->level == AVX512) {
         int z = fresh(), d;
         ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(a), rk_mi(0x07));
-        ins("vmovdqa32", 2, rk_mmask(rk_mvd(z), true), rk_mv(r));
+        ins("vmovaps", 2, rk_mmask(rk_mvd(z), true), rk_mv(r));
+        int top = konst_splat(0x7fffffffu);
         ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(two31), rk_mi(0x1d));
         d = vmov(z);
-        ins("vmovdqa32", 2, rk_mmask(rk_mvu(d), false), rk_mv(konst_splat(0x7fffffffu)));
+        ins("vmovaps", 2, rk_mmask(rk_mvu(d), false), rk_mv(top));
         return d;
     }
     int nan = fcmp("unord", a, a);
@@ -351,21 +353,16 @@ int cvt_to_i32(int a)
 
 /* to_u32: zero NaNs and values not above 0, subtract 2^31 from the upper
  * half (exact), convert as signed, restore the high bit with an XOR, and
- * saturate values from 2^32 up. */
+ * saturate values from 2^32 up.  AVX-512 uses the same sequence rather
+ * than vcvtps2udq, which Capstone 4.0.2 can't decode for the verifier. */
 int cvt_to_u32(int a)
 {
     int zero = konst_splat(0);
-    if (S->level == AVX512) {
-        int r = unop("", "", "vcvtps2udq", a), d = fresh();
-        ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(zero), rk_mi(0x1e));
-        ins("vmovdqa32", 2, rk_mmask(rk_mvd(d), true), rk_mv(r));
-        return d;
-    }
     int x = vlogic('&', a, fcmp("gt", a, zero));
     int two31 = konst_splat(0x4f000000u);
     int hi = fcmp("le", two31, x);
-    int x2 = vbin("subps", "vsubps", "", x, vlogic('&', hi, two31));
-    int r = unop("cvtps2dq", "vcvtps2dq", "", x2);
+    int x2 = vbin("subps", "vsubps", "vsubps", x, vlogic('&', hi, two31));
+    int r = unop("cvtps2dq", "vcvtps2dq", "vcvtps2dq", x2);
     r = vlogic('^', r, vlogic('&', hi, konst_splat(0x80000000u)));
     int sat = fcmp("le", konst_splat(0x4f800000u), x);
     return vlogic('|', r, sat);
@@ -373,26 +370,29 @@ int cvt_to_u32(int a)
 
 /* SSE2 has no rounding instruction: lanes below 2^23 in magnitude go
  * through a conversion (adjusted for floor and ceil), keep the input's
- * sign, and the others pass through x + 0 (which quiets NaNs). */
+ * sign, and the others pass through x + 0 (which quiets NaNs).  AVX-512
+ * does the same in zmm registers: Capstone 4.0.2, which the object
+ * verifier uses, can't decode vrndscaleps. */
 int fround(char mode, int a)
 {
     int imm = mode == 'n' ? 8 : mode == 'f' ? 9 : mode == 'c' ? 10 : 11;
-    if (S->level != SSE2) {
+    if (S->level == AVX2) {
         int d = fresh();
-        ins(S->level == AVX2 ? "vroundps" : "vrndscaleps", 3, rk_mvd(d), rk_mv(a), rk_mi(imm));
+        ins("vroundps", 3, rk_mvd(d), rk_mv(a), rk_mi(imm));
         return d;
     }
     int mag = vlogic('&', a, konst_splat(0x7fffffffu));
     int small = fcmp("lt", mag, konst_splat(0x4b000000u));
-    int i = unop(mode == 'n' ? "cvtps2dq" : "cvttps2dq", "", "", a);
-    int f = unop("cvtdq2ps", "", "", i);
+    int i = mode == 'n' ? unop("cvtps2dq", "", "vcvtps2dq", a)
+                        : unop("cvttps2dq", "", "vcvttps2dq", a);
+    int f = unop("cvtdq2ps", "", "vcvtdq2ps", i);
     if (mode == 'f' || mode == 'c') {
         int adj = mode == 'f' ? fcmp("lt", a, f) : fcmp("lt", f, a);
         int one = vlogic('&', adj, konst_splat(0x3f800000u));
-        f = vbin(mode == 'f' ? "subps" : "addps", "", "", f, one);
+        f = mode == 'f' ? vbin("subps", "", "vsubps", f, one) : vbin("addps", "", "vaddps", f, one);
     }
     f = vlogic('|', f, vlogic('&', a, konst_splat(0x80000000u)));
-    int keep = vbin("addps", "", "", a, konst_splat(0));
+    int keep = vbin("addps", "", "vaddps", a, konst_splat(0));
     return blend(small, f, keep);
 }
 
@@ -405,11 +405,15 @@ int bcast_lane(int a, int k)
         ins("pshufd", 3, rk_mvd(d), rk_mv(a), rk_mi(k * 0x55));
         return d;
     }
+    if (S->level == AVX512) { /* vshuff32x4 would do, but Capstone 4 can't read it */
+        uint32_t idx[16];
+        for (int i = 0; i < 16; i++)
+            idx[i] = (uint32_t)k;
+        ins("vpermps", 3, rk_mvd(d), rk_mv(konst_vector(idx)), rk_mv(a));
+        return d;
+    }
     int t = fresh(), b = k / 4;
-    if (S->level == AVX2)
-        ins("vperm2f128", 4, rk_mvd(t), rk_mv(a), rk_mv(a), rk_mi(b | b << 4));
-    else
-        ins("vshuff32x4", 4, rk_mvd(t), rk_mv(a), rk_mv(a), rk_mi(b * 0x55));
+    ins("vperm2f128", 4, rk_mvd(t), rk_mv(a), rk_mv(a), rk_mi(b | b << 4));
     ins("vpermilps", 3, rk_mvd(d), rk_mv(t), rk_mi((k % 4) * 0x55));
     return d;
 }
@@ -518,11 +522,13 @@ int mask_fold(bool and, int m)
         t = fresh();
         ins("vperm2f128", 4, rk_mvd(t), rk_mv(m), rk_mv(m), rk_mi(0x01));
         m = vlogic(op, m, t);
-    } else if (S->level == AVX512) {
-        static const int imm[] = {0x4e, 0xb1};
+    } else if (S->level == AVX512) { /* swap 256-bit, then 128-bit, halves */
+        static const uint32_t swap[2][16] = {
+            {8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7},
+            {4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11}};
         for (int i = 0; i < 2; i++) {
             t = fresh();
-            ins("vshufi32x4", 4, rk_mvd(t), rk_mv(m), rk_mv(m), rk_mi(imm[i]));
+            ins("vpermps", 3, rk_mvd(t), rk_mv(konst_vector(swap[i])), rk_mv(m));
             m = vlogic(op, m, t);
         }
     }

@@ -3,26 +3,82 @@
  *   rake-verify --ir < rake.nir
  *       Runs the native-IR verifier (lib/nirverify.c) on a rake.nir
  *       document and reports every violation with its function,
- *       instruction and rule.  Exit 0 when the IR is valid, 1 when it
- *       violates a rule, 2 when the input isn't a rake.nir document.
+ *       instruction and rule.
+ *   rake-verify --object F.o < rake.mir
+ *       Disassembles the object with Capstone and checks every register
+ *       kernel against its profile's rules and against the allocated
+ *       rake.mir selection it was assembled from (x86.c lists the rules).
  *
- * Output: nothing on stdout; the verdict is the exit status, the reasons
- * are on stderr. */
+ * Output: nothing on stdout; the verdict is the exit status (0 valid, 1 a
+ * violation, 2 an input that isn't the expected document), the reasons are
+ * on stderr. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
+#include "mir.h"
 #include "nir.h"
 #include "profile.h"
+#include "verify.h"
 
 static void usage(void)
 {
-    rk_diag_input("usage: rake-verify --ir < rake.nir");
+    rk_diag_input("usage: rake-verify --ir < rake.nir\n"
+                  "       rake-verify --object F.o < rake.mir");
+}
+
+static uint8_t *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        rk_diag_input("cannot open %s", path);
+    size_t cap = 1 << 16;
+    uint8_t *b = malloc(cap);
+    *n = 0;
+    size_t got;
+    while ((got = fread(b + *n, 1, cap - *n, f)) > 0) {
+        *n += got;
+        if (*n == cap)
+            b = realloc(b, cap *= 2);
+    }
+    fclose(f);
+    return b;
+}
+
+static int object(const char *path)
+{
+    RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 1);
+    RkMModule *m = rk_mir_decode(doc.root);
+    if (!m->allocated)
+        rk_diag_input("the rake.mir document still has virtual registers: give rake-ra's "
+                      "output");
+    const RkProfile *p = rk_profile_find(m->target);
+    if (!p || p->arch != RK_ARCH_X86)
+        rk_diag_input("rake-verify checks x86 objects (x86-sse2, x86-avx2, x86-avx512), not "
+                      "'%s'",
+                      m->target);
+    size_t n;
+    uint8_t *bytes = read_all(path, &n);
+    const char *why;
+    ElfObject *obj = elf_read(bytes, n, &why);
+    if (!obj) {
+        fprintf(stderr, "rake-verify: elf: %s: %s\n", path, why);
+        return RK_EXIT_USER;
+    }
+    int bad = verify_x86(obj, m, p);
+    if (bad) {
+        fprintf(stderr, "rake-verify: %s fails verification\n", path);
+        return RK_EXIT_USER;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-verify");
+    if (argc == 3 && !strcmp(argv[1], "--object"))
+        return object(argv[2]);
     if (argc != 2 || strcmp(argv[1], "--ir"))
         usage();
     RkIrDoc doc = rk_ir_read(stdin, "rake.nir", 1);
