@@ -175,6 +175,15 @@ Val *global_value(RkNode *name)
     return &g->v;
 }
 
+/* An integer literal's digits: 0x hex, otherwise decimal even with leading
+ * zeros (010 is ten, never octal). */
+static unsigned long long literal_digits(const char *s)
+{
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return strtoull(s + 2, NULL, 16);
+    return strtoull(s, NULL, 10);
+}
+
 /* A literal's bits in element e. */
 uint64_t parse_literal(RkNode *lit, RkElem e)
 {
@@ -185,7 +194,7 @@ uint64_t parse_literal(RkNode *lit, RkElem e)
         double d = strtod(s, NULL);
         if (lit->kind == RK_INT) {
             bool neg = *s == '-';
-            unsigned long long u = strtoull(neg ? s + 1 : s, NULL, 0);
+            unsigned long long u = literal_digits(neg ? s + 1 : s);
             if (e == RK_E_F32) {
                 float f = neg ? -(float)u : (float)u;
                 uint32_t b;
@@ -205,7 +214,7 @@ uint64_t parse_literal(RkNode *lit, RkElem e)
         return b;
     }
     bool neg = *s == '-';
-    unsigned long long u = strtoull(neg ? s + 1 : s, NULL, 0);
+    unsigned long long u = literal_digits(neg ? s + 1 : s);
     return norm(e, neg ? 0 - u : u);
 }
 
