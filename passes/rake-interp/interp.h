@@ -19,6 +19,10 @@
 
 enum { MAXL = 16 };
 
+/* Calls (slow functions, kernels, tines) nest at most this deep; one more
+ * traps.  main.c sizes the interpreter's stack for it. */
+enum { MAX_DEPTH = 10000 };
+
 typedef enum VKind {
     V_UNIT, V_SCALAR, V_RACK, V_MASK, V_ARRAY, V_VIEW, V_STACK, V_RACKS, V_PRED
 } VKind;

@@ -23,6 +23,12 @@ typedef enum Flow { FLOW_NEXT, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN } Flow;
 
 static Val ret_val;
 
+/* The helpers of eval_slow and exec_slow stay out of line, so a slow call
+ * (which recurses through both) takes only the stack its path needs: deep
+ * recursion then fits the main thread's stack (main.c) with room to
+ * spare, sanitizers included. */
+#define NOINLINE __attribute__((noinline))
+
 static Val *slot(RkNode *n) { return &I->frame->slots[n->slot]; }
 
 /* --- scalars -------------------------------------------------------------------- */
@@ -114,7 +120,7 @@ static bool scompare(const char *op, RkElem e, uint64_t a, uint64_t b)
     return x >= y;
 }
 
-static Val sbinary(RkNode *e)
+NOINLINE static Val sbinary(RkNode *e)
 {
     const char *op = e->op;
     Val a = eval_slow(e->lhs);
@@ -133,7 +139,7 @@ static Val sbinary(RkNode *e)
     return v_scalar(RK_E_BOOL, scompare(op, a.elem, a.v[0], b.v[0]));
 }
 
-static Val sunary(RkNode *e)
+NOINLINE static Val sunary(RkNode *e)
 {
     Val a = eval_slow(e->operand);
     if (e->op[0] == 'n')
@@ -165,7 +171,7 @@ static const char *float_text(double d, RkElem e)
     return rk_arena_printf(&rk_heap, "%.17g", d);
 }
 
-static Val sconvert(RkNode *e)
+NOINLINE static Val sconvert(RkNode *e)
 {
     Val x = eval_slow(e->operand);
     RkElem to = ty_of(e)->elem;
@@ -240,14 +246,14 @@ static uint64_t *element_at(RkNode *e, Val o, Val i)
     return &v.view.buf->data[v.view.off + k];
 }
 
-static Val sindex(RkNode *e)
+NOINLINE static Val sindex(RkNode *e)
 {
     Val o = eval_slow(e->object), i = eval_slow(e->index);
     const RkType *t = ty_of(e);
     return v_scalar(t->elem, *element_at(e, o, i));
 }
 
-static Val column(Val s, const char *field)
+NOINLINE static Val column(Val s, const char *field)
 {
     Stack *st = s.stack;
     for (int i = 0; i < st->pack->fields.len; i++) {
@@ -263,7 +269,7 @@ static Val column(Val s, const char *field)
     rk_diag_internal("rake-interp: no column %s", field);
 }
 
-static Val array_literal(RkNode *e)
+NOINLINE static Val array_literal(RkNode *e)
 {
     const RkType *t = ty_of(e);
     Val a = v_unit();
@@ -281,7 +287,7 @@ static Val array_literal(RkNode *e)
     return a;
 }
 
-static Val stack_literal(RkNode *e)
+NOINLINE static Val stack_literal(RkNode *e)
 {
     RkNode *pack = find_pack_decl(e->name);
     Stack *st = RK_NEW(Stack);
@@ -308,7 +314,7 @@ static Val stack_literal(RkNode *e)
     return s;
 }
 
-static Val copy_stack(RkNode *at, Val s)
+NOINLINE static Val copy_stack(RkNode *at, Val s)
 {
     Stack *src = s.stack, *st = RK_NEW(Stack);
     *st = *src;
@@ -359,7 +365,7 @@ static int bitcount(uint64_t x, int w, int kind)
     return __builtin_ctzll(x);
 }
 
-static Val sbuiltin(RkNode *call)
+NOINLINE static Val sbuiltin(RkNode *call)
 {
     const char *n = call->name;
     Val a = eval_slow(call->args.items[0]);
@@ -447,7 +453,7 @@ static Val sbuiltin(RkNode *call)
 
 /* --- calls --------------------------------------------------------------------------- */
 
-static Val arg_for_vector(RkNode *a, RkNode *param)
+NOINLINE static Val arg_for_vector(RkNode *a, RkNode *param)
 {
     if (a->kind == RK_UNIFORM)
         return eval_slow(a->operand);
@@ -461,6 +467,8 @@ static Val arg_for_vector(RkNode *a, RkNode *param)
 Val call_from_slow(RkNode *call)
 {
     RkNode *fn = find_fn(call->name);
+    if (I->depth >= MAX_DEPTH) /* push_frame would trap too, at the callee */
+        TRAP(call->loc, "calls nest more than %d deep", MAX_DEPTH);
     int n = call->args.len;
     Val *args = calloc((size_t)(n ? n : 1), sizeof(Val));
     for (int i = 0; i < n; i++)
@@ -556,7 +564,7 @@ Val eval_slow(RkNode *e)
 
 static Flow exec_list(RkList body);
 
-static void sassign(RkNode *s)
+NOINLINE static void sassign(RkNode *s)
 {
     RkNode *t = s->target;
     Val v = array_copy(eval_slow(s->value));
@@ -571,7 +579,7 @@ static void sassign(RkNode *s)
     *element_at(t, o, i) = v.v[0];
 }
 
-static Flow sfor(RkNode *s)
+NOINLINE static Flow sfor(RkNode *s)
 {
     Val a = eval_slow(s->from), b = eval_slow(s->to);
     RkElem e = a.elem;
@@ -593,25 +601,38 @@ static Flow sfor(RkNode *s)
     return FLOW_NEXT;
 }
 
+NOINLINE static void sbind(RkNode *s)
+{
+    Val v = array_copy(eval_slow(s->value));
+    const RkType *t = ty_of(s);
+    if (t->kind == RK_T_VIEW)
+        v = view_of(v);
+    *slot(s) = v;
+}
+
+NOINLINE static void sreturn(RkNode *s)
+{
+    ret_val = s->value ? array_copy(eval_slow(s->value)) : v_unit();
+}
+
+NOINLINE static bool scond(RkNode *e) { return eval_slow(e).v[0] & 1; }
+
+NOINLINE static void sexpr(RkNode *e) { eval_slow(e); }
+
 static Flow exec_slow(RkNode *s)
 {
     switch (s->kind) {
     case RK_LET:
-    case RK_VAR: {
-        Val v = array_copy(eval_slow(s->value));
-        const RkType *t = ty_of(s);
-        if (t->kind == RK_T_VIEW)
-            v = view_of(v);
-        *slot(s) = v;
+    case RK_VAR:
+        sbind(s);
         return FLOW_NEXT;
-    }
     case RK_ASSIGN:
         sassign(s);
         return FLOW_NEXT;
     case RK_IF:
-        return exec_list(eval_slow(s->cond).v[0] ? s->body : s->else_body);
+        return exec_list(scond(s->cond) ? s->body : s->else_body);
     case RK_WHILE:
-        while (eval_slow(s->cond).v[0]) {
+        while (scond(s->cond)) {
             Flow f = exec_list(s->body);
             if (f == FLOW_BREAK)
                 break;
@@ -626,10 +647,10 @@ static Flow exec_slow(RkNode *s)
     case RK_CONTINUE:
         return FLOW_CONTINUE;
     case RK_RETURN:
-        ret_val = s->value ? array_copy(eval_slow(s->value)) : v_unit();
+        sreturn(s);
         return FLOW_RETURN;
     case RK_EXPR:
-        eval_slow(s->value);
+        sexpr(s->value);
         return FLOW_NEXT;
     default:
         rk_diag_internal("rake-interp: no slow statement %s", rk_kind_name(s->kind));

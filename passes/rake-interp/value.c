@@ -240,8 +240,8 @@ double as_f64(Val v)
 
 Frame *push_frame(RkNode *fn)
 {
-    if (++I->depth > 10000)
-        rk_diag_trap(fn->loc, "calls nest more than 10000 deep");
+    if (++I->depth > MAX_DEPTH)
+        rk_diag_trap(fn->loc, "calls nest more than %d deep", MAX_DEPTH);
     Frame *f = calloc(1, sizeof *f);
     f->fn = fn;
     f->nslots = fn->slot > 0 ? fn->slot : 0;
