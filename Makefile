@@ -52,19 +52,18 @@ endef
 LDLIBS_rake-verify := -lcapstone
 $(foreach p,$(PASSES),$(eval $(call PROG,$(p))))
 
+# copy and rename, so a binary that is running is replaced, not rewritten
 bin/%: build/bin/%
 	@mkdir -p bin
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 bin/rakec: drivers/rakec
 	@mkdir -p bin
-	cp $< $@
-	chmod +x $@
+	cp $< $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
 
 build-asan/bin/rakec: drivers/rakec
 	@mkdir -p $(@D)
-	cp $< $@
-	chmod +x $@
+	cp $< $@.tmp && chmod +x $@.tmp && mv -f $@.tmp $@
 
 build: $(addprefix bin/,$(PASSES)) bin/rakec
 

@@ -29,6 +29,32 @@ bool rk_kind_is_expr(RkKind k)
     return k >= RK_INT && k <= RK_LANES && k != RK_FIELD_INIT;
 }
 
+bool rk_int_literal(const char *s, bool *neg, uint64_t *mag)
+{
+    *neg = *s == '-';
+    if (*neg)
+        s++;
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    }
+    uint64_t v = 0;
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        int d = *s >= '0' && *s <= '9'   ? *s - '0'
+                : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+                : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10
+                                         : 99;
+        if (d >= base || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            return false;
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    *mag = v;
+    return true;
+}
+
 RkNode *rk_node_new(RkKind kind, RkLoc loc)
 {
     RkNode *n = RK_NEW(RkNode);

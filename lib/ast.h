@@ -117,6 +117,11 @@ typedef struct RkListBuilder {
 void rk_list_push(RkListBuilder *b, RkNode *n);
 RkList rk_list_finish(RkListBuilder *b);
 
+/* An integer literal's spelling: decimal (a leading zero is still
+ * decimal), or 0x/0X hex, optionally negative.  False on overflow of
+ * 64 bits or a malformed spelling. */
+bool rk_int_literal(const char *text, bool *neg, uint64_t *magnitude);
+
 /* The document: rake.ast or rake.checked (the same tree, annotated). */
 json_t *rk_ast_encode(const RkModule *m, const char *kind);
 RkModule *rk_ast_decode(json_t *root);

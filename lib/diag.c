@@ -70,6 +70,8 @@ static void quote_line(RkLoc loc)
         len--;
     fprintf(stderr, "%.*s\n", (int)len, p);
     int col = loc.col < 1 ? 1 : loc.col;
+    if ((size_t)col > len + 1) /* a column past the line: the caret goes at its end */
+        col = (int)len + 1;
     for (int i = 1; i < col; i++)
         fputc((size_t)(i - 1) < len && p[i - 1] == '\t' ? '\t' : ' ', stderr);
     fputs("^\n", stderr);

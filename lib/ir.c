@@ -190,6 +190,19 @@ void rk_ir_fail(const char *fmt, ...)
     exit(RK_EXIT_INPUT);
 }
 
+void rk_ir_fail_at(const char *pointer, const char *fmt, ...)
+{
+    int line, col;
+    locate_or_origin(pointer, &line, &col);
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: <stdin>:%d:%d: ", rk_diag_program_name(), line, col);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(RK_EXIT_INPUT);
+}
+
 json_t *rk_ir_get(json_t *obj, const char *key, bool required)
 {
     json_t *v = json_object_get(obj, key);
@@ -201,7 +214,7 @@ json_t *rk_ir_get(json_t *obj, const char *key, bool required)
 const char *rk_ir_get_str(json_t *obj, const char *key, bool required)
 {
     json_t *v = rk_ir_get(obj, key, required);
-    if (!v || json_is_null(v))
+    if (!v || (json_is_null(v) && !required))
         return NULL;
     if (!json_is_string(v)) {
         rk_ir_push_key(key);
@@ -257,12 +270,26 @@ RkLoc rk_ir_get_loc(json_t *obj)
     RkLoc loc = {0, 0};
     if (!s)
         return loc;
-    char tail;
-    if (sscanf(s, "%d:%d%c", &loc.line, &loc.col, &tail) != 2 || loc.line < 0 ||
-        loc.col < 0) {
+    /* strictly digits ':' digits, each at most 9 digits */
+    const char *p = s;
+    long v[2] = {0, 0};
+    for (int part = 0; part < 2; part++) {
+        int digits = 0;
+        while (*p >= '0' && *p <= '9' && digits < 10) {
+            v[part] = v[part] * 10 + (*p++ - '0');
+            digits++;
+        }
+        if (digits == 0 || digits > 9 || (part == 0 && *p++ != ':')) {
+            rk_ir_push_key("loc");
+            rk_ir_fail("expected a location \"LINE:COL\"");
+        }
+    }
+    if (*p) {
         rk_ir_push_key("loc");
         rk_ir_fail("expected a location \"LINE:COL\"");
     }
+    loc.line = (int)v[0];
+    loc.col = (int)v[1];
     return loc;
 }
 

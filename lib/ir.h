@@ -47,6 +47,8 @@ void rk_ir_push_key(const char *key);
 void rk_ir_push_index(size_t i);
 void rk_ir_pop(void);
 _Noreturn void rk_ir_fail(const char *fmt, ...) RK_PRINTF(1, 2);
+/* As rk_ir_fail, at the value a JSON pointer names ("/target"). */
+_Noreturn void rk_ir_fail_at(const char *pointer, const char *fmt, ...) RK_PRINTF(2, 3);
 
 json_t *rk_ir_get(json_t *obj, const char *key, bool required);
 const char *rk_ir_get_str(json_t *obj, const char *key, bool required);

@@ -353,8 +353,14 @@ static RkInstr *decode_instr(json_t *o)
     rk_ir_pop();
     in->loc = rk_ir_get_loc(o);
     const char *bits = rk_ir_get_str(o, "bits", false);
-    if (bits)
-        in->bits = strtoull(bits, NULL, 16);
+    if (bits) {
+        char *end;
+        in->bits = strtoull(bits, &end, 16);
+        if (strncmp(bits, "0x", 2) || !bits[2] || *end || strlen(bits) > 18) {
+            rk_ir_push_key("bits");
+            rk_ir_fail("expected hexadecimal bits \"0x...\"");
+        }
+    }
     in->imm = rk_ir_get_int(o, "imm", false, 0);
     json_t *lanes = rk_ir_get_array(o, "lanes", false);
     if (lanes) {
@@ -366,6 +372,10 @@ static RkInstr *decode_instr(json_t *o)
     in->text = text ? rk_arena_strdup(&rk_heap, text) : NULL;
     in->fused = (int)rk_ir_get_int(o, "fused", false, -1);
     in->through = (int)rk_ir_get_int(o, "through", false, -1);
+    if (in->fused < -1 || in->through < -1) {
+        rk_ir_push_key(in->fused < -1 ? "fused" : "through");
+        rk_ir_fail("expected a region number or a value id");
+    }
     in->benign = rk_ir_get_bool(o, "benign");
     in->sanitized = rk_ir_get_bool(o, "sanitized");
     return in;
@@ -470,7 +480,12 @@ static RkFunc *decode_func(RkNirModule *m, json_t *o)
     }
     rk_ir_pop();
     f->result = decode_type(o, "result");
-    f->nvalues = (int)rk_ir_get_int(o, "values", true, 0);
+    int64_t values = rk_ir_get_int(o, "values", true, 0);
+    if (values < 0 || values > 1 << 24) {
+        rk_ir_push_key("values");
+        rk_ir_fail("expected a value count from 0 to 16777216");
+    }
+    f->nvalues = (int)values;
     f->nregions = (int)rk_ir_get_int(o, "regions", false, 0);
     json_t *bs = rk_ir_get_array(o, "blocks", true);
     rk_ir_push_key("blocks");

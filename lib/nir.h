@@ -123,6 +123,9 @@ void rk_nir_print_func(const RkFunc *f, FILE *out);
  * stderr as `PROGRAM: function @f, %id (op): rule: detail`.  `profile`
  * says whether sanitisation is required. */
 int rk_nir_verify(const RkNirModule *m, bool fp_exceptions, int f32_lanes);
+/* The same on a program's input: any violation exits 2 with a first line
+ * `PROGRAM: <stdin>:LINE:COL: ...` located at the offending function. */
+void rk_nir_verify_input(const RkNirModule *m, bool fp_exceptions, int f32_lanes);
 
 /* Lanes of a rack or mask type on a profile with `f32_lanes` lanes. */
 int rk_nir_lanes(const RkType *t, int f32_lanes);

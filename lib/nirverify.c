@@ -2,8 +2,10 @@
  *
  * rake-lower runs it on its output, rake-opt on its input and its output,
  * and `rake-verify --ir` alone.  Each violation is reported with the
- * function, the instruction and the rule:
- *   rake-opt: @advance %4 (rack.fma): operand-type: operand 2 is mask<32>, ...
+ * function, the instruction (its value, or for one without a value its
+ * source location) and the rule:
+ *   rake-opt: @advance %4 (rack.fma): operand-type: operand 3 is mask<32>, ...
+ *   rake-verify: @f (rack.store at 2:3): arity: rack.store takes 2 operands, ...
  * The rules, by name (docs/nir.md describes each):
  *   defined-once, undefined-value, use-before-def, not-dominated,
  *   unknown-op, arity, operand-type, result-type, constant-bits,
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "ir.h"
 #include "nir.h"
 #include "nirops.h"
 
@@ -37,6 +40,9 @@ typedef struct V {
     int lanes;
     bool *dom;       /* dom[a * nb + b]: block a dominates block b */
     int nb;
+    FILE *out;
+    int first_fn;    /* index of the first function with a violation */
+    int fn_index;
 } V;
 
 static void fail(V *v, const RkInstr *in, const char *rule, const char *fmt, ...)
@@ -47,8 +53,10 @@ static void fail(V *v, const RkInstr *in, const char *rule, const char *fmt, ...
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: @%s", rk_diag_program_name(), v->f->name);
-    if (in)
+    if (in && in->id >= 0)
         fprintf(stderr, " %%%d (%s)", in->id, in->op);
+    else if (in) /* a store or a void slow.call: its place in the source */
+        fprintf(stderr, " (%s at %d:%d)", in->op, in->loc.line, in->loc.col);
     fprintf(stderr, ": %s: ", rule);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -291,7 +299,7 @@ static void check_cross(V *v, const RkInstr *in, const RkOpInfo *op, const RkTyp
     int lanes = rk_nir_lanes(a[0], v->lanes);
     if ((op->shape == SH_EXTRACT || op->shape == SH_INSERT) &&
         (in->imm < 0 || in->imm >= lanes))
-        fail(v, in, "lane-index", "lane %" PRId64 " of a %d-lane rack", in->imm, lanes);
+        fail(v, in, "lane-index", "lane %" PRId64 " of a rack of %d lanes", in->imm, lanes);
 }
 
 static void check_uniform(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
@@ -311,44 +319,136 @@ static void check_uniform(V *v, const RkInstr *in, const RkOpInfo *op, const RkT
             operand(v, in, 1, a[1], same(a[1], in->type), tn(in->type));
             operand(v, in, 2, a[2], same(a[2], in->type), tn(in->type));
         }
-    } else if (op->shape != SH_UCVT) {
+    } else if (op->shape == SH_UCVT) {
+        result(v, in, is(in->type, RK_T_SCALAR), "a uniform");
+    } else {
         result(v, in, is(in->type, RK_T_SCALAR), "a uniform");
         for (int i = 0; i < in->nargs; i++)
             operand(v, in, i, a[i], same(a[i], in->type), tn(in->type));
     }
 }
 
+/* A rack of element `r` moves to or from memory of element `m`: the same
+ * element, or a compact integer column widened on load (narrowed on
+ * store) to the run's domain, keeping its signedness. */
+static bool memory_elem(RkElem m, RkElem r)
+{
+    if (m == r)
+        return true;
+    return rk_elem_is_int(m) && rk_elem_is_int(r) &&
+           rk_elem_is_signed(m) == rk_elem_is_signed(r) && rk_elem_bits(r) > rk_elem_bits(m);
+}
+
+static bool scalar_of(const RkType *t, RkElem e) { return is(t, RK_T_SCALAR) && t->elem == e; }
+
+/* A mask operand that selects the lanes of a rack of element `e`. */
+static void mask_operand(V *v, const RkInstr *in, int i, const RkType *m, const RkType *r)
+{
+    operand(v, in, i, m, is(m, RK_T_MASK), "a mask");
+    if (is(m, RK_T_MASK) && is(r, RK_T_RACK) && rk_elem_bits(m->elem) != rk_elem_bits(r->elem))
+        fail(v, in, "operand-type", "operand %d is %s, which doesn't select the lanes of %s",
+             i + 1, tn(m), tn(r));
+}
+
+/* Memory, descriptors and the slow tier: each operation's own signature. */
 static void check_mem(V *v, const RkInstr *in, const RkType **a)
 {
     const char *o = in->op;
-    int want = !strcmp(o, "stack.count") || !strcmp(o, "stack.column") ||
-                       !strcmp(o, "view.ptr") || !strcmp(o, "view.count") ||
-                       !strcmp(o, "mask.popcount") || !strcmp(o, "mask.lanes_below")
-                   ? 1
-               : !strcmp(o, "rack.store.masked") || !strcmp(o, "rack.compress_store") ? 3
-               : !strcmp(o, "slow.call") ? -1
-               : !strcmp(o, "rack.gather") ? -2
-                                            : 2;
-    if (!strcmp(o, "rack.load"))
-        want = -3;
-    if (want > 0)
-        expect_arity(v, in, want, want);
-    else if (want == -2)
-        expect_arity(v, in, 2, 3);
-    else if (want == -3)
-        expect_arity(v, in, 1, 2);
-    if (!in->nargs || !a[0])
+    const RkType *t = in->type;
+    const RkType *I64 = rk_ty_scalar(RK_E_I64);
+    if (!strcmp(o, "slow.call")) {
+        for (int i = 0; i < in->nargs; i++)
+            operand(v, in, i, a[i], is(a[i], RK_T_SCALAR) || is(a[i], RK_T_VIEW) ||
+                                        is(a[i], RK_T_STACK),
+                    "a uniform, a view or a stack (never a rack or a mask)");
+        result(v, in, !t || is(t, RK_T_SCALAR), "a uniform or nothing");
         return;
-    if (!strncmp(o, "stack.", 6))
-        operand(v, in, 0, a[0], is(a[0], RK_T_STACK), "a stack");
-    else if (!strncmp(o, "view.", 5))
-        operand(v, in, 0, a[0], is(a[0], RK_T_VIEW), "a view");
-    else if (!strncmp(o, "rack.", 5) || !strcmp(o, "elem.load") || !strcmp(o, "ptr.add"))
-        operand(v, in, 0, a[0], is(a[0], RK_T_PTR), "a pointer");
-    else if (!strncmp(o, "mask.p", 6))
-        operand(v, in, 0, a[0], is(a[0], RK_T_MASK), "a mask");
-    if (!strcmp(o, "rack.load") || !strcmp(o, "rack.load.masked") || !strcmp(o, "rack.gather"))
-        result(v, in, is(in->type, RK_T_RACK), "a rack");
+    }
+    int lo, hi;
+    if (!strcmp(o, "stack.count") || !strcmp(o, "stack.column") || !strcmp(o, "view.ptr") ||
+        !strcmp(o, "view.count") || !strcmp(o, "mask.popcount") ||
+        !strcmp(o, "mask.lanes_below") || !strcmp(o, "rack.load"))
+        lo = hi = 1;
+    else if (!strcmp(o, "rack.store.masked") || !strcmp(o, "rack.compress_store"))
+        lo = hi = 3;
+    else if (!strcmp(o, "rack.gather"))
+        lo = 2, hi = 3;
+    else
+        lo = hi = 2;
+    expect_arity(v, in, lo, hi);
+    if (in->nargs < lo || in->nargs > hi)
+        return;
+    const RkType *p = a[0];
+    if (!strncmp(o, "stack.", 6)) {
+        operand(v, in, 0, p, is(p, RK_T_STACK), "a stack");
+        if (!strcmp(o, "stack.count"))
+            result(v, in, same(t, I64), "i64");
+        else if (!strcmp(o, "stack.column"))
+            result(v, in, is(t, RK_T_PTR), "a pointer");
+        else
+            operand(v, in, 1, a[1], same(a[1], I64), "i64");
+        if (!strcmp(o, "stack.column") && in->imm < 0)
+            fail(v, in, "operand-type", "field %" PRId64 " of a stack", in->imm);
+        return;
+    }
+    if (!strncmp(o, "view.", 5)) {
+        operand(v, in, 0, p, is(p, RK_T_VIEW), "a view");
+        if (!strcmp(o, "view.count"))
+            result(v, in, scalar_of(t, RK_E_I32), "i32");
+        else if (is(p, RK_T_VIEW))
+            result(v, in, same(t, rk_ty_ptr(p->inner->elem)), tn(rk_ty_ptr(p->inner->elem)));
+        return;
+    }
+    if (!strcmp(o, "mask.popcount")) {
+        operand(v, in, 0, p, is(p, RK_T_MASK), "a mask");
+        result(v, in, same(t, I64), "i64");
+        return;
+    }
+    if (!strcmp(o, "mask.lanes_below")) {
+        operand(v, in, 0, p, same(p, I64), "i64");
+        result(v, in, is(t, RK_T_MASK), "a mask");
+        return;
+    }
+    /* the rest address memory through a pointer */
+    operand(v, in, 0, p, is(p, RK_T_PTR), "a pointer");
+    if (!strcmp(o, "ptr.add")) {
+        operand(v, in, 1, a[1], same(a[1], I64), "i64");
+        if (p)
+            result(v, in, same(t, p), tn(p));
+        return;
+    }
+    if (!strcmp(o, "elem.load")) {
+        operand(v, in, 1, a[1], same(a[1], I64), "i64");
+        if (is(p, RK_T_PTR))
+            result(v, in, scalar_of(t, p->elem), rk_elem_name(p->elem));
+        return;
+    }
+    bool store = !strncmp(o, "rack.store", 10) || !strcmp(o, "rack.compress_store");
+    const RkType *r = store ? a[in->nargs - 1] : t;
+    if (store) {
+        result(v, in, !t, "nothing");
+        operand(v, in, in->nargs - 1, r, is(r, RK_T_RACK), "a rack");
+    } else {
+        result(v, in, is(t, RK_T_RACK), "a rack");
+    }
+    if (in->nargs == 3 || !strcmp(o, "rack.load.masked"))
+        mask_operand(v, in, !strcmp(o, "rack.gather") ? 2 : 1, a[store ? 1 : in->nargs - 1], r);
+    if (!strcmp(o, "rack.gather")) {
+        operand(v, in, 1, a[1], is(a[1], RK_T_RACK) &&
+                                    (a[1]->elem == RK_E_I32 || a[1]->elem == RK_E_U32),
+                "an i32 or u32 rack of indices");
+        if (is(p, RK_T_PTR) && is(t, RK_T_RACK))
+            result(v, in, t->elem == p->elem && rk_elem_bits(t->elem) == 32,
+                   "a rack of the pointer's 32-bit element");
+        return;
+    }
+    if (is(p, RK_T_PTR) && is(r, RK_T_RACK) && !memory_elem(p->elem, r->elem)) {
+        if (store)
+            fail(v, in, "operand-type", "%s can't be stored to %s", tn(r), tn(p));
+        else
+            result(v, in, false, rk_arena_printf(&rk_heap, "a rack of %s (or widened)",
+                                                  rk_elem_name(p->elem)));
+    }
 }
 
 static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
@@ -492,13 +592,14 @@ static void check_regions(V *v, const RkBlock *b)
         if (in->fused < 0)
             continue;
         if (in->fused >= f->nregions)
-            fail(v, in, "fused-region", "region %d, but the function has %d", in->fused,
-                 f->nregions);
+            fail(v, in, "fused-region", "region %d, but the function declares %d region%s",
+                 in->fused, f->nregions, f->nregions == 1 ? "" : "s");
         const RkOpInfo *op = rk_nir_op(in->op);
         if (op && !(op->flags & RK_OP_FUSABLE))
             fail(v, in, "fused-pure", "%s can't be in a fused region: it is %s", in->op,
-                 (op->flags & RK_OP_PURE) ? "a cross-lane reduction or extraction"
-                                          : "a memory access or an effect");
+                 !(op->flags & RK_OP_PURE)  ? "a memory access or an effect"
+                 : (op->flags & RK_OP_CROSS) ? "a cross-lane reduction or extraction"
+                                             : "not a fusable lane-wise operation");
         /* everything between this and the region's next instruction */
         for (int j = i + 1; j < b->ninstrs; j++) {
             const RkInstr *n = b->instrs[j];
@@ -601,6 +702,7 @@ static void verify_func(V *v)
         define(v, f->params[i], f->ptypes[i], -1, -1, NULL);
     if (f->nblocks == 0) {
         fail(v, NULL, "missing-terminator", "the function has no blocks");
+        free(v->defs);
         return;
     }
     for (int i = 0; i < f->nblocks; i++) {
@@ -638,6 +740,12 @@ static void verify_func(V *v)
                     fail(v, in, "through-mask", "through=%%%d is %s, not a mask",
                          in->through, tn(t));
             }
+            if (in->type && in->id < 0)
+                fail(v, in, "result-type", "the result is %s, but the instruction has no "
+                                           "value id",
+                     tn(in->type));
+            else if (!in->type && in->id >= 0)
+                fail(v, in, "result-type", "%%%d is defined with no type (void)", in->id);
             if (in->nargs <= 16)
                 check_sig(v, in, op, a);
             check_sanitized(v, in, op, a);
@@ -649,13 +757,45 @@ static void verify_func(V *v)
     free(v->dom);
 }
 
-int rk_nir_verify(const RkNirModule *m, bool fp_exceptions, int f32_lanes)
+static int verify_to(const RkNirModule *m, bool fpx, int lanes, FILE *out, int *first_fn)
 {
     int errors = 0;
+    *first_fn = -1;
     for (int i = 0; i < m->nfuncs; i++) {
-        V v = {m->funcs[i], NULL, 0, 0, fp_exceptions, f32_lanes, NULL, 0};
+        V v = {m->funcs[i], NULL, 0, 0, fpx, lanes, NULL, 0, out, -1, i};
         verify_func(&v);
         errors += v.errors;
+        if (*first_fn < 0)
+            *first_fn = v.first_fn;
     }
     return errors;
+}
+
+int rk_nir_verify(const RkNirModule *m, bool fp_exceptions, int f32_lanes)
+{
+    int first;
+    return verify_to(m, fp_exceptions, f32_lanes, stderr, &first);
+}
+
+void rk_nir_verify_input(const RkNirModule *m, bool fp_exceptions, int f32_lanes)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int first;
+    int errors = verify_to(m, fp_exceptions, f32_lanes, mem, &first);
+    fclose(mem);
+    if (!errors) {
+        free(buf);
+        return;
+    }
+    int line = 1, col = 1;
+    char ptr[64];
+    snprintf(ptr, sizeof ptr, "/functions/%d", first < 0 ? 0 : first);
+    rk_ir_locate(ptr, &line, &col);
+    fprintf(stderr, "%s: <stdin>:%d:%d: the rake.nir input fails IR verification (%d "
+                    "violation%s):\n%s",
+            rk_diag_program_name(), line, col, errors, errors == 1 ? "" : "s", buf);
+    free(buf);
+    exit(RK_EXIT_INPUT);
 }

@@ -89,11 +89,10 @@ bool int_literal_value(RkNode *lit, long long *out)
 {
     if (lit->kind != RK_INT)
         return false;
-    const char *s = lit->text;
-    bool neg = *s == '-';
-    errno = 0;
-    unsigned long long v = strtoull(neg ? s + 1 : s, NULL, 0);
-    if (errno || (neg && v > (1ull << 63)) || (!neg && v > (unsigned long long)INT64_MAX))
+    bool neg;
+    uint64_t v;
+    if (!rk_int_literal(lit->text, &neg, &v) || (neg && v > (1ull << 63)) ||
+        (!neg && v > (unsigned long long)INT64_MAX))
         return false;
     *out = neg ? (long long)(0 - v) : (long long)v;
     return true;
@@ -134,10 +133,9 @@ const RkType *expect_scalar_of(const RkType *t)
 
 static bool fits(const char *text, RkElem e)
 {
-    bool neg = *text == '-';
-    errno = 0;
-    unsigned long long v = strtoull(neg ? text + 1 : text, NULL, 0);
-    if (errno == ERANGE)
+    bool neg;
+    uint64_t v;
+    if (!rk_int_literal(text, &neg, &v))
         return false;
     switch (e) {
     case RK_E_I8: return neg ? v <= 128 : v <= 127;
@@ -596,6 +594,9 @@ static Info select_info(RkNode *e, Info c, Info a, Info b)
     const RkType *t = unify(e, a.ty, b.ty);
     if (is_error(t))
         return err_info();
+    /* a lane mask chooses per lane: two uniforms give a rack */
+    if (c.ty->kind == RK_T_MASK && t->kind == RK_T_SCALAR && t->elem != RK_E_BOOL)
+        t = rk_ty_rack(t->elem);
     set_ty(e, t);
     Info in = info_of(t);
     RkBdd m = c.mask;

@@ -122,7 +122,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!m->allocated)
-        rk_diag_input("the rake.mir document has virtual registers: run rake-ra first");
+        rk_ir_fail_at("/allocated", "the rake.mir document has virtual registers: run rake-ra "
+                                    "first");
     printf("\t.file\t\"%s\"\n", m->source);
     for (int i = 0; i < m->nfuncs; i++)
         function(m->funcs[i]);

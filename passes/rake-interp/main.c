@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     RkModule *m = rk_ast_decode(doc.root);
     const RkProfile *p = doc.target ? rk_profile_find(doc.target) : NULL;
     if (!p)
-        rk_diag_input("the document's target '%s' is not a profile",
+        rk_ir_fail_at("/target", "the document's target '%s' is not a profile",
                       doc.target ? doc.target : "(none)");
     if (nir_path)
         nir_load(nir_path);

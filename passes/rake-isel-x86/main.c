@@ -161,13 +161,12 @@ int main(int argc, char **argv)
     RkNirModule *nm = rk_nir_decode(doc.root);
     const RkProfile *p = rk_profile_find(profile ? profile : nm->target);
     if (!p || p->arch != RK_ARCH_X86)
-        rk_diag_input("rake-isel-x86 selects for x86-sse2, x86-avx2 or x86-avx512, not "
-                      "'%s'",
+        rk_ir_fail_at("/target", "rake-isel-x86 selects for x86-sse2, x86-avx2 or "
+                                 "x86-avx512, not '%s'",
                       profile ? profile : nm->target);
     if (strcmp(p->name, nm->target))
-        rk_diag_input("the document was lowered for %s, not %s", nm->target, p->name);
-    if (rk_nir_verify(nm, p->fp_exceptions, p->lanes))
-        rk_diag_input("the input fails IR verification (see above)");
+        rk_ir_fail_at("/target", "the document was lowered for %s, not %s", nm->target, p->name);
+    rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
     Sel sel = {p, !strcmp(p->name, "x86-sse2") ? SSE2 : !strcmp(p->name, "x86-avx2") ? AVX2
                                                                                      : AVX512,
                NULL, NULL, NULL, NULL, NULL, -1};

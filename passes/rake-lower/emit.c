@@ -186,6 +186,8 @@ Env *env_new(RkNode *fn)
     e->nelems = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)n);
     e->preds = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)n);
     e->pred_mask = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)n);
+    e->pred_ctx = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)n);
+    e->pred_block = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++) {
         e->slots[i].id = -1;
         e->pred_mask[i] = -1;

@@ -30,7 +30,8 @@ static uint64_t literal_bits(RkNode *lit, RkElem e)
     if (e == RK_E_F32) {
         float f;
         if (lit->kind == RK_INT) {
-            unsigned long long u = strtoull(neg ? s + 1 : s, NULL, 0);
+            uint64_t u = 0;
+            rk_int_literal(s, &neg, &u);
             f = neg ? -(float)u : (float)u;
         } else {
             f = strtof(s, NULL);
@@ -39,7 +40,8 @@ static uint64_t literal_bits(RkNode *lit, RkElem e)
         memcpy(&b, &f, 4);
         return b;
     }
-    unsigned long long u = strtoull(neg ? s + 1 : s, NULL, 0);
+    uint64_t u = 0;
+    rk_int_literal(s, &neg, &u);
     uint64_t v = neg ? 0 - u : u;
     int w = rk_elem_bits(e);
     return w == 64 ? v : v & ((1ull << w) - 1);
@@ -79,13 +81,26 @@ static LVal binary(RkNode *e)
 {
     const char *op = e->op;
     const RkType *t = node_ty(e);
-    LVal a = lower_expr(e->lhs), b = lower_expr(e->rhs);
     if (!strcmp(op, "and") || !strcmp(op, "or")) {
-        int x = materialize(a, NULL), y = materialize(b, NULL);
+        /* Short-circuit on masks: the right operand is lowered under the
+         * lanes that still need it (`and`: where the left holds, `or`:
+         * where it doesn't), as rake-interp evaluates it and rake-check
+         * proves reads of partial values. */
+        int x = materialize(lower_expr(e->lhs), NULL), y;
+        if (t->kind == RK_T_MASK) {
+            int saved = L->ctx;
+            int need = op[0] == 'a' ? x : mask_not(x, e->loc);
+            L->ctx = mask_and(saved, need, e->loc);
+            y = materialize(lower_expr(e->rhs), NULL);
+            L->ctx = saved;
+        } else {
+            y = materialize(lower_expr(e->rhs), NULL);
+        }
         const char *o = t->kind == RK_T_MASK ? (op[0] == 'a' ? "mask.and" : "mask.or")
                                              : (op[0] == 'a' ? "u.and" : "u.or");
         return lval(emit2(o, t, x, y, e->loc), t);
     }
+    LVal a = lower_expr(e->lhs), b = lower_expr(e->rhs);
     bool cmp = !(strchr("+-*/%", op[0]) && !op[1]);
     bool rack = a.ty->kind == RK_T_RACK || b.ty->kind == RK_T_RACK;
     RkElem el = (a.ty->kind == RK_T_RACK ? a.ty : b.ty)->elem;
@@ -125,6 +140,7 @@ static LVal select_of(RkNode *e, int m, RkNode *tn, RkNode *fn)
     int not_m = mask_not(m, e->loc);
     L->ctx = mask_and(saved, m, e->loc);
     int a = materialize(lower_expr(tn), t);
+    L->ctx = saved; /* the else mask is needed outside the then mask too */
     L->ctx = mask_and(saved, not_m, e->loc);
     int b = materialize(lower_expr(fn), t);
     L->ctx = saved;
@@ -161,7 +177,7 @@ static LVal shuffle(RkNode *e)
     in->nlanes = e->elems.len;
     in->lanes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)in->nlanes);
     for (int i = 0; i < in->nlanes; i++)
-        in->lanes[i] = (int)strtol(e->elems.items[i]->text, NULL, 0);
+        in->lanes[i] = (int)lower_expr(e->elems.items[i]).bits;
     return lval(in->id, t);
 }
 

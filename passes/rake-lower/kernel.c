@@ -6,8 +6,9 @@
  * parameters) and memoised per Env.  A through block lowers its body under
  * ctx & P; without else its result is undefined outside (never read, as
  * rake-check proved), with else it is joined with the fallback.  A sweep
- * lowers each arm's value under the lanes it takes, then joins them from
- * the last arm back: select(P0, v0, select(P1, v1, ... vn)).
+ * lowers each arm's predicate under the lanes no earlier arm took and its
+ * value under the lanes it takes (as rake-interp evaluates them), then
+ * joins them from the last arm back: select(P0, v0, select(P1, v1, ... vn)).
  *
  * Fused regions: a maximal run of consecutive fused bindings in one
  * statement list is one region, numbered per function; an inlined callee
@@ -23,10 +24,18 @@ static LVal *slot(RkNode *n) { return &L->env->slots[n->slot]; }
 int lower_tine(RkNode *ref)
 {
     if (!strcmp(ref->ref, "tine")) {
+        /* Memoised per activation, but only under the mask and in the block
+         * it was lowered in: under a narrower mask its comparisons may have
+         * been sanitised, and another block may not be dominated. */
         Env *e = L->env;
-        if (e->pred_mask[ref->slot] < 0)
-            e->pred_mask[ref->slot] = lower_mask(e->preds[ref->slot]);
-        return e->pred_mask[ref->slot];
+        int k = ref->slot;
+        if (e->pred_mask[k] < 0 || e->pred_ctx[k] != L->ctx || e->pred_block[k] != L->b->id) {
+            int ctx = L->ctx;
+            e->pred_mask[k] = lower_mask(e->preds[k]);
+            e->pred_ctx[k] = ctx;
+            e->pred_block[k] = L->b->id;
+        }
+        return e->pred_mask[k];
     }
     RkNode *t = NULL;
     for (int i = 0; i < L->module->decls.len; i++) {
@@ -204,7 +213,10 @@ static LVal sweep(RkNode *s, const RkType *ret)
         int eff = remaining;
         masks[i] = -1;
         if (arm->pred->kind != RK_WILDCARD) {
+            /* the predicate runs in the lanes no earlier arm took */
+            L->ctx = remaining;
             masks[i] = lower_mask(arm->pred);
+            L->ctx = saved;
             eff = mask_and(remaining, masks[i], arm->loc);
         }
         L->ctx = eff;

@@ -33,6 +33,8 @@ struct Env {
     int *nelems;
     RkNode **preds;      /* local tines */
     int *pred_mask;      /* their lowered mask, -1 until needed */
+    int *pred_ctx;       /* ... the mask it was lowered under, and its block: */
+    int *pred_block;     /* it is reused only under the same mask, there */
     RkNode *fn;
 };
 

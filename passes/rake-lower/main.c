@@ -30,7 +30,7 @@ int main(int argc, char **argv)
     RkModule *m = rk_ast_decode(doc.root);
     const RkProfile *p = doc.target ? rk_profile_find(doc.target) : NULL;
     if (!p)
-        rk_diag_input("the document's target is not a profile");
+        rk_ir_fail_at("/target", "the document's target is not a profile");
     Lower lower = {0};
     L = &lower;
     L->profile = p;

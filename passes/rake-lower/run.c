@@ -88,7 +88,11 @@ static bool affine(RkNode *e, RkNode *loop_stmt, int64_t *c)
     }
     if (n->kind != RK_NAME || n->slot != loop_stmt->slot || k->kind != RK_INT)
         return false;
-    *c = strtoll(k->text, NULL, 0) * (e->op[0] == '-' ? -1 : 1);
+    bool neg;
+    uint64_t mag;
+    if (!rk_int_literal(k->text, &neg, &mag))
+        return false;
+    *c = (neg ? -(int64_t)mag : (int64_t)mag) * (e->op[0] == '-' ? -1 : 1);
     return true;
 }
 
@@ -360,7 +364,10 @@ static void hoist_checks(Loop *lp, RkNode *s, int a, int b, int step)
             trap_unless(ok, rk_arena_printf(&rk_heap, "%s outside the elements of %s",
                                             what, x->object->name),
                         x->loc);
-            lp->hoist = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)(lp->nhoist + 1));
+            RkNode **grown = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)(lp->nhoist + 1));
+            if (lp->nhoist)
+                memcpy(grown, lp->hoist, sizeof(RkNode *) * (size_t)lp->nhoist);
+            lp->hoist = grown;
             lp->hoist[lp->nhoist++] = x;
         }
     }
@@ -587,14 +594,19 @@ static int result(RkNode *last, RkNode *pack, int cursor)
     }
     int sel = last->pred ? lower_mask(last->pred) : -1;
     if (last->kind == RK_WITH) {
+        /* the old values `where` keeps are loaded before any store */
+        int *old = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)nf);
+        for (int k = 0; k < nf; k++)
+            old[k] = nv[k] >= 0 && L->ctx < 0 && sel >= 0
+                         ? load_column(column(stack_slot, k), loc) : -1;
         for (int k = 0; k < nf; k++) {
             if (nv[k] < 0)
                 continue;
             Column *c = column(stack_slot, k);
             int v = nv[k];
             int p = emit2("ptr.add", value_type(c->ptr), c->ptr, L->run_base, loc);
-            if (L->ctx < 0 && sel >= 0)
-                v = emit3("mask.select", value_type(v), sel, v, load_column(c, loc), loc);
+            if (old[k] >= 0)
+                v = emit3("mask.select", value_type(v), sel, v, old[k], loc);
             int m = mask_and(L->ctx, L->ctx >= 0 ? sel : -1, loc);
             if (m >= 0)
                 emit("rack.store.masked", NULL, (int[]){p, m, v}, 3, loc);

@@ -106,8 +106,11 @@ static bool substitute(Fn *x)
         RkBlock *b = f->blocks[i];
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *in = b->instrs[j];
-            if (!strcmp(in->op, "copy") && in->nargs == 1 && in->id >= 0) {
+            if (!strcmp(in->op, "copy") && in->nargs == 1 && in->id >= 0 &&
+                x->uses[in->id]) {
+                /* reindexed by the caller, so each copy changes things once */
                 replace_uses(f, in->id, in->args[0]);
+                x->uses[in->id] = 0;
                 changed = true;
             }
             if (!is_constant(in))
@@ -161,6 +164,9 @@ static int benign_zero(Fn *x, RkBlock *b, RkInstr *at, int operand)
 static RkInstr *mul_of(Fn *x, int id, int region)
 {
     RkInstr *m = id >= 0 ? x->def[id] : NULL;
+    /* under a mask, the add reads the product through its benign select */
+    if (m && m->benign && !strcmp(m->op, "mask.select") && m->nargs == 3)
+        m = m->args[1] >= 0 ? x->def[m->args[1]] : NULL;
     if (!m || strcmp(m->op, "rack.mul") || m->fused != region || m->fused < 0)
         return NULL;
     if (!m->type || m->type->kind != RK_T_RACK || m->type->elem != RK_E_F32)
@@ -261,8 +267,12 @@ static void optimise(RkFunc *f, const RkProfile *p)
     index_defs(&x);
     while (substitute(&x))
         reindex(&x);
-    if (p->contracts)
-        contract(&x);
+    if (p->contracts && contract(&x)) {
+        /* contraction under a mask adds zero constants: merge them */
+        reindex(&x);
+        while (substitute(&x))
+            reindex(&x);
+    }
     reindex(&x);
     while (collapse(&x))
         reindex(&x);
@@ -286,9 +296,8 @@ int main(int argc, char **argv)
     RkNirModule *m = rk_nir_decode(doc.root);
     const RkProfile *p = rk_profile_find(m->target);
     if (!p)
-        rk_diag_input("the document's target '%s' is not a profile", m->target);
-    if (rk_nir_verify(m, p->fp_exceptions, p->lanes))
-        rk_diag_input("the input fails IR verification (see above)");
+        rk_ir_fail_at("/target", "the document's target '%s' is not a profile", m->target);
+    rk_nir_verify_input(m, p->fp_exceptions, p->lanes);
     for (int i = 0; i < m->nfuncs; i++)
         optimise(m->funcs[i], p);
     if (rk_nir_verify(m, p->fp_exceptions, p->lanes))

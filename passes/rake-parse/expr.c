@@ -19,6 +19,7 @@
  * A `<` where an operand is expected opens a uniform mark: `<x>`, `<3>`,
  * `<-1.0>`, `<true>`, `<cfg.limit>`, `<w[i]>`. */
 #include <string.h>
+#include <strings.h>
 
 #include "arena.h"
 #include "parse.h"
@@ -119,7 +120,7 @@ static RkNode *fn_type(Parser *p, Tok *t)
     return n;
 }
 
-RkNode *parse_type(Parser *p)
+static RkNode *type_inner(Parser *p)
 {
     Tok *t = peek(p);
     if (is_type_kw(t) || t->kind == T_TYPENAME || t->kind == T_IDENT) {
@@ -164,6 +165,14 @@ RkNode *parse_type(Parser *p)
     if (accept(p, "slow"))
         return fn_type(p, t);
     syntax_error(t, "expected a type, found %s", describe(t));
+}
+
+RkNode *parse_type(Parser *p)
+{
+    nest(p, peek(p));
+    RkNode *n = type_inner(p);
+    p->depth--;
+    return n;
 }
 
 /* --- parameters and field initialisers ------------------------------------ */
@@ -234,7 +243,7 @@ static RkNode *mark_literal(Tok *t)
     RkNode *u = node(RK_UNIFORM, t);
     const char *s = t->text;
     RkKind k = !strcmp(s, "true") || !strcmp(s, "false") ? RK_BOOL
-               : strpbrk(s, ".eE") && strncmp(s, "0x", 2) && strncmp(s, "-0x", 3)
+               : strpbrk(s, ".eE") && strncasecmp(s, "0x", 2) && strncasecmp(s, "-0x", 3)
                    ? RK_FLOAT
                    : RK_INT;
     RkNode *lit = rk_node_new(k, (RkLoc){t->loc.line, t->loc.col + 1});
@@ -577,7 +586,7 @@ static RkNode *postfix_ops(Parser *p, RkNode *e, bool gaps_ok)
 
 RkNode *parse_postfix(Parser *p) { return postfix_ops(p, primary(p), true); }
 
-RkNode *parse_unary(Parser *p)
+static RkNode *unary_inner(Parser *p)
 {
     Tok *t = peek(p);
     if (is(p, "-")) {
@@ -601,6 +610,14 @@ RkNode *parse_unary(Parser *p)
         return n;
     }
     return parse_postfix(p);
+}
+
+RkNode *parse_unary(Parser *p)
+{
+    nest(p, peek(p));
+    RkNode *n = unary_inner(p);
+    p->depth--;
+    return n;
 }
 
 static bool is_any(Parser *p, const char *const *ops)
@@ -670,7 +687,7 @@ static RkNode *or_expr(Parser *p)
     return e;
 }
 
-RkNode *parse_expr(Parser *p)
+static RkNode *expr_inner(Parser *p)
 {
     Tok *t = peek(p);
     if (!accept(p, "if"))
@@ -681,6 +698,14 @@ RkNode *parse_expr(Parser *p)
     n->then_e = parse_expr(p);
     expect(p, "else", "in an if expression (it needs both branches)");
     n->else_e = parse_expr(p);
+    return n;
+}
+
+RkNode *parse_expr(Parser *p)
+{
+    nest(p, peek(p));
+    RkNode *n = expr_inner(p);
+    p->depth--;
     return n;
 }
 
@@ -706,7 +731,9 @@ static RkNode *arith_primary(Parser *p)
     syntax_error(t, "expected an operand of a comparison, found %s", describe(t));
 }
 
-static RkNode *arith_unary(Parser *p)
+static RkNode *arith_unary(Parser *p);
+
+static RkNode *arith_unary_inner(Parser *p)
 {
     Tok *t = peek(p);
     if (!is(p, "-"))
@@ -722,6 +749,14 @@ static RkNode *arith_unary(Parser *p)
     RkNode *n = node(RK_UNARY, t);
     n->op = "-";
     n->operand = arith_unary(p);
+    return n;
+}
+
+static RkNode *arith_unary(Parser *p)
+{
+    nest(p, peek(p));
+    RkNode *n = arith_unary_inner(p);
+    p->depth--;
     return n;
 }
 
@@ -816,7 +851,9 @@ static RkNode *pred_atom(Parser *p)
     return comparison(p);
 }
 
-static RkNode *pred_not(Parser *p)
+static RkNode *pred_not(Parser *p);
+
+static RkNode *pred_not_inner(Parser *p)
 {
     Tok *t = peek(p);
     if (!accept(p, "not"))
@@ -824,6 +861,14 @@ static RkNode *pred_not(Parser *p)
     RkNode *n = node(RK_UNARY, t);
     n->op = "not";
     n->operand = pred_not(p);
+    return n;
+}
+
+static RkNode *pred_not(Parser *p)
+{
+    nest(p, peek(p));
+    RkNode *n = pred_not_inner(p);
+    p->depth--;
     return n;
 }
 

@@ -72,6 +72,14 @@ const char *describe(Tok *t)
     }
 }
 
+void nest(Parser *p, Tok *t)
+{
+    if (++p->depth > MAX_DEPTH)
+        syntax_error(t, "the program nests too deeply here: more than %d levels of "
+                        "expressions, types or else-ifs; split them with let",
+                     MAX_DEPTH);
+}
+
 void syntax_error(Tok *t, const char *fmt, ...)
 {
     va_list ap;
@@ -223,6 +231,7 @@ static RkNode *for_stmt(Parser *p, Tok *t, bool repeat)
 
 static RkNode *if_stmt(Parser *p, Tok *t, RkNode *cond)
 {
+    nest(p, t);
     RkNode *n = stmt_node(RK_IF, t);
     n->cond = cond;
     n->body = parse_block(p, t);
@@ -237,6 +246,7 @@ static RkNode *if_stmt(Parser *p, Tok *t, RkNode *cond)
             n->else_body = parse_block(p, e);
         }
     }
+    p->depth--;
     return n;
 }
 
@@ -600,7 +610,7 @@ static RkNode *decl(Parser *p)
 RkModule *parse_module(const char *path, const char *text)
 {
     TokArray toks = lex_source(text);
-    Parser p = {toks.items, 0};
+    Parser p = {toks.items, 0, 0};
     RkModule *m = RK_NEW(RkModule);
     m->source = path;
     RkListBuilder b = {0};

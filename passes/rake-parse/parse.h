@@ -45,7 +45,12 @@ const char *tok_kind_name(TokKind k);
 typedef struct Parser {
     Tok *toks;
     int pos;
+    int depth; /* nesting of recursive rules, bounded by MAX_DEPTH */
 } Parser;
+
+enum { MAX_DEPTH = 1000 };
+/* Count one level of nesting at t; a syntax error past MAX_DEPTH. */
+void nest(Parser *p, Tok *t);
 
 /* parse.c helpers used by expr.c */
 Tok *peek(Parser *p);

@@ -150,7 +150,8 @@ int main(int argc, char **argv)
     RkMModule *m = rk_mir_decode(doc.root);
     const RkProfile *p = rk_profile_find(m->target);
     if (!p || !p->vreg)
-        rk_diag_input("rake-ra allocates for profiles with vector registers, not '%s'",
+        rk_ir_fail_at("/target", "rake-ra allocates for profiles with vector registers, not "
+                                 "'%s'",
                       m->target);
     if (!m->allocated)
         for (int i = 0; i < m->nfuncs; i++)

@@ -51,11 +51,11 @@ static int object(const char *path)
     RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 1);
     RkMModule *m = rk_mir_decode(doc.root);
     if (!m->allocated)
-        rk_diag_input("the rake.mir document still has virtual registers: give rake-ra's "
+        rk_ir_fail_at("/allocated", "the rake.mir document still has virtual registers: give rake-ra's "
                       "output");
     const RkProfile *p = rk_profile_find(m->target);
     if (!p || p->arch != RK_ARCH_X86)
-        rk_diag_input("rake-verify checks x86 objects (x86-sse2, x86-avx2, x86-avx512), not "
+        rk_ir_fail_at("/target", "rake-verify checks x86 objects (x86-sse2, x86-avx2, x86-avx512), not "
                       "'%s'",
                       m->target);
     size_t n;
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     RkNirModule *m = rk_nir_decode(doc.root);
     const RkProfile *p = rk_profile_find(m->target);
     if (!p)
-        rk_diag_input("the document's target '%s' is not a profile", m->target);
+        rk_ir_fail_at("/target", "the document's target '%s' is not a profile", m->target);
     int n = rk_nir_verify(m, p->fp_exceptions, p->lanes);
     if (n) {
         fprintf(stderr, "rake-verify: %d violation%s\n", n, n == 1 ? "" : "s");
