@@ -66,6 +66,8 @@ struct Frame {
     int nslots;
     Frame *caller;
     int64_t arena_used;  /* bytes of the frame arena (copies) */
+    RkNode **fused;      /* --contract: the fused binding that set a slot */
+    int *region;         /* ... and its fused region, -1 if none */
 };
 
 typedef struct Interp {
@@ -78,6 +80,8 @@ typedef struct Interp {
     int depth;
     bool contract;       /* emulate multiply-add contraction (--contract) */
     int region;          /* the fused region being executed, -1 for none */
+    int regions;         /* fused regions numbered so far */
+    bool regions_on;     /* false directly in a run's body */
 } Interp;
 
 extern Interp *I;
@@ -121,6 +125,10 @@ Val eval_tine(RkNode *ref);
 /* run.c */
 void call_run(RkNode *run, RkNode *call, Val *args);
 Val eval_column(RkNode *field);
+
+/* contract.c */
+bool contract_add(RkNode *e, Val *out);
+void exec_statements(RkList body, int upto);
 
 /* kernels.c */
 void run_kernel_calls(const char *path);

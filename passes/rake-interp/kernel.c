@@ -167,8 +167,7 @@ void exec_vector(RkNode *s)
 
 void exec_vector_list(RkList body)
 {
-    for (int i = 0; i < body.len; i++)
-        exec_vector(body.items[i]);
+    exec_statements(body, body.len);
 }
 
 static void through(RkNode *s)
@@ -178,8 +177,7 @@ static void through(RkNode *s)
     uint64_t m = mask_bits(p) & saved;
     I->active = m;
     RkList body = s->body;
-    for (int i = 0; i < body.len - 1; i++)
-        exec_vector(body.items[i]);
+    exec_statements(body, body.len - 1);
     Val r = to_type(eval(body.items[body.len - 1]->value), ty_of(s));
     I->active = saved;
     if (s->value) {
@@ -224,9 +222,12 @@ Val run_kernel(RkNode *fn, Val *args, int nargs)
     const RkType *ret = ty_of(fn);
     RkList body = fn->body;
     Val r;
+    bool regions = I->regions_on;
+    int region = I->region;
+    I->regions_on = true;
+    I->region = -1;
     if (fn->kind == RK_SCRATCH) {
-        for (int i = 0; i < body.len - 1; i++)
-            exec_vector(body.items[i]);
+        exec_statements(body, body.len - 1);
         r = to_type(eval(body.items[body.len - 1]->value), ret);
     } else {
         r = v_unit();
@@ -240,6 +241,8 @@ Val run_kernel(RkNode *fn, Val *args, int nargs)
                 exec_vector(s);
         }
     }
+    I->regions_on = regions;
+    I->region = region;
     pop_frame(f);
     return r;
 }

@@ -98,6 +98,8 @@ int main(int argc, char **argv)
     const char *fb = getenv("RAKE_FRAME_BYTES");
     I->frame_bytes = fb && *fb ? strtoll(fb, NULL, 0) : 4 << 20;
     I->contract = contract;
+    I->region = -1;
+    I->regions_on = true;
     if (calls) {
         run_kernel_calls(calls);
         return 0;

@@ -224,6 +224,8 @@ static void stack_run(RkNode *run, RkNode *call, Val *args)
 
 void call_run(RkNode *run, RkNode *call, Val *args)
 {
+    bool regions = I->regions_on;
+    I->regions_on = false; /* nothing written directly in a run is fused */
     Frame *f = push_frame(run);
     for (int i = 0; i < run->params.len; i++)
         f->slots[run->params.items[i]->slot] = args[i];
@@ -236,4 +238,5 @@ void call_run(RkNode *run, RkNode *call, Val *args)
         I->active = saved;
     }
     pop_frame(f);
+    I->regions_on = regions;
 }

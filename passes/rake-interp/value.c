@@ -246,7 +246,9 @@ Frame *push_frame(RkNode *fn)
     f->fn = fn;
     f->nslots = fn->slot > 0 ? fn->slot : 0;
     f->slots = calloc((size_t)(f->nslots ? f->nslots : 1), sizeof(Val));
-    if (!f->slots)
+    f->fused = calloc((size_t)(f->nslots ? f->nslots : 1), sizeof(RkNode *));
+    f->region = calloc((size_t)(f->nslots ? f->nslots : 1), sizeof(int));
+    if (!f->slots || !f->fused || !f->region)
         rk_diag_internal("out of memory");
     f->caller = I->frame;
     I->frame = f;
@@ -258,5 +260,7 @@ void pop_frame(Frame *f)
     I->frame = f->caller;
     I->depth--;
     free(f->slots);
+    free(f->fused);
+    free(f->region);
     free(f);
 }

@@ -108,6 +108,9 @@ static Val binary(RkNode *e)
     const char *op = e->op;
     if (!strcmp(op, "and") || !strcmp(op, "or"))
         return logic(e, op[0] == 'a');
+    Val fused;
+    if (contract_add(e, &fused))
+        return fused;
     Val a = eval(e->lhs), b = eval(e->rhs);
     align(&a, &b);
     bool arith_op = strchr("+-*/", op[0]) && !op[1];
