@@ -264,13 +264,9 @@ json_t *rk_ir_expect_object(json_t *v)
     return v;
 }
 
-RkLoc rk_ir_get_loc(json_t *obj)
+/* strictly digits ':' digits, each 1 to 9 digits */
+bool rk_ir_parse_loc(const char *s, RkLoc *out)
 {
-    const char *s = rk_ir_get_str(obj, "loc", false);
-    RkLoc loc = {0, 0};
-    if (!s)
-        return loc;
-    /* strictly digits ':' digits, each at most 9 digits */
     const char *p = s;
     long v[2] = {0, 0};
     for (int part = 0; part < 2; part++) {
@@ -279,17 +275,24 @@ RkLoc rk_ir_get_loc(json_t *obj)
             v[part] = v[part] * 10 + (*p++ - '0');
             digits++;
         }
-        if (digits == 0 || digits > 9 || (part == 0 && *p++ != ':')) {
-            rk_ir_push_key("loc");
-            rk_ir_fail("expected a location \"LINE:COL\"");
-        }
+        if (digits == 0 || digits > 9 || (part == 0 && *p++ != ':'))
+            return false;
     }
-    if (*p) {
+    if (*p)
+        return false;
+    out->line = (int)v[0];
+    out->col = (int)v[1];
+    return true;
+}
+
+RkLoc rk_ir_get_loc(json_t *obj)
+{
+    const char *s = rk_ir_get_str(obj, "loc", false);
+    RkLoc loc = {0, 0};
+    if (s && !rk_ir_parse_loc(s, &loc)) {
         rk_ir_push_key("loc");
         rk_ir_fail("expected a location \"LINE:COL\"");
     }
-    loc.line = (int)v[0];
-    loc.col = (int)v[1];
     return loc;
 }
 

@@ -56,6 +56,7 @@ bool rk_ir_get_bool(json_t *obj, const char *key);      /* absent = false */
 int64_t rk_ir_get_int(json_t *obj, const char *key, bool required, int64_t dflt);
 json_t *rk_ir_get_array(json_t *obj, const char *key, bool required);
 json_t *rk_ir_expect_object(json_t *v);
+bool rk_ir_parse_loc(const char *s, RkLoc *out);     /* "L:C" */
 RkLoc rk_ir_get_loc(json_t *obj);                       /* "loc": "L:C" */
 json_t *rk_ir_loc(RkLoc loc);
 

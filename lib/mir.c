@@ -4,9 +4,11 @@
  *  "functions": [{"name", "kind", "args": [{"name", "type", "reg",
  *  "vreg"}], "result": {"type", "reg"}, "vregs", "fmas",
  *  "consts": [["0x3f000000", ...], ...],
- *  "code": [["vaddps", "=v3", "v1", "v2", "@rack.add", "#5"], ...]}]}
- * Each instruction is an array: the opcode, its operands, then "@origin"
- * and "#nir" (the native-IR value id, absent when none). */
+ *  "loc": "L:C", "code": [["vaddps", "=v3", "v1", "v2", "@rack.add", "#5",
+ *  "3:9"], ...]}]}
+ * Each instruction is an array: the opcode, its operands, then "@origin",
+ * "#nir" (the native-IR value id) and "L:C" (the source location of that
+ * native-IR op), the last two absent when there is none. */
 #include "mir.h"
 
 #include <inttypes.h>
@@ -225,6 +227,8 @@ static json_t *encode_func(const RkMFunc *f)
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(f->name));
     json_object_set_new(o, "kind", json_string(f->kind));
+    if (f->loc.line > 0)
+        json_object_set_new(o, "loc", rk_ir_loc(f->loc));
     json_t *args = json_array();
     for (int i = 0; i < f->nargs; i++) {
         json_t *a = json_object();
@@ -270,6 +274,8 @@ static json_t *encode_func(const RkMFunc *f)
         json_array_append_new(a, json_string(rk_arena_printf(&rk_heap, "@%s", in->origin)));
         if (in->nir >= 0)
             json_array_append_new(a, json_string(rk_arena_printf(&rk_heap, "#%d", in->nir)));
+        if (in->loc.line > 0)
+            json_array_append_new(a, rk_ir_loc(in->loc));
         json_array_append_new(code, a);
     }
     json_object_set_new(o, "code", code);
@@ -312,6 +318,9 @@ static void decode_code(RkMFunc *f, json_t *code)
                 in->origin = rk_arena_strdup(&rk_heap, s + 1);
             } else if (s[0] == '#') {
                 in->nir = atoi(s + 1);
+            } else if (s[0] >= '0' && s[0] <= '9') {
+                if (!rk_ir_parse_loc(s, &in->loc))
+                    rk_ir_fail("bad location \"%s\": expected \"LINE:COL\"", s);
             } else {
                 RkMOp o;
                 if (!rk_mir_operand_parse(s, &o))
@@ -357,6 +366,8 @@ RkMModule *rk_mir_decode(json_t *root)
         rk_ir_push_index(i);
         rk_ir_expect_object(o);
         RkMFunc *f = rk_mir_func(m, dup_str(o, "name", true), dup_str(o, "kind", true));
+        if (json_object_get(o, "loc"))
+            f->loc = rk_ir_get_loc(o);
         json_t *args = rk_ir_get_array(o, "args", true);
         f->nargs = (int)json_array_size(args);
         f->args = rk_arena_alloc(&rk_heap, sizeof(RkMArg) * (size_t)(f->nargs + 1));

@@ -45,6 +45,7 @@ typedef struct RkMInstr {
     int nops;
     const char *origin; /* the native-IR op, "entry", "result", "move" */
     int nir;            /* the native-IR value id, -1 if none */
+    RkLoc loc;          /* the source of the native-IR op, {0,0} if none */
 } RkMInstr;
 
 typedef struct RkMConst {
@@ -62,6 +63,7 @@ typedef struct RkMArg {
 typedef struct RkMFunc {
     const char *name;
     const char *kind;
+    RkLoc loc;               /* the kernel's definition */
     RkMArg *args;
     int nargs;
     const char *result_type;

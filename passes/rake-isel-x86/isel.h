@@ -24,6 +24,7 @@ typedef struct Sel {
     const RkType **type; /* native-IR value id -> type */
     const char *origin;  /* the op being selected */
     int nir;
+    RkLoc loc;           /* its source location */
 } Sel;
 
 extern Sel *S;

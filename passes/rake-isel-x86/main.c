@@ -44,6 +44,7 @@ static void entry(RkFunc *nf, RkMFunc *mf)
     mf->args = rk_arena_alloc(&rk_heap, sizeof(RkMArg) * (size_t)(nf->nparams + 1));
     S->origin = "entry";
     S->nir = -1;
+    S->loc = nf->loc;
     for (int i = 0; i < nf->nparams; i++) {
         const RkType *t = nf->ptypes[i];
         int id = nf->params[i];
@@ -94,6 +95,7 @@ static void result(RkFunc *nf, RkMFunc *mf, int value)
     const RkType *t = nf->result;
     S->origin = "result";
     S->nir = -1;
+    S->loc = nf->loc;
     mf->result_type = rk_nir_type_str(t);
     int v = S->vreg[value];
     if (t->kind == RK_T_RACK || t->kind == RK_T_MASK) {
@@ -124,6 +126,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
     if (nf->nblocks != 1)
         rk_diag_internal("kernel %s has %d blocks", nf->name, nf->nblocks);
     RkMFunc *mf = rk_mir_func(mm, nf->name, nf->kind);
+    mf->loc = nf->loc;
     S->nf = nf;
     S->mf = mf;
     S->vreg = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
@@ -169,7 +172,7 @@ int main(int argc, char **argv)
     rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
     Sel sel = {p, !strcmp(p->name, "x86-sse2") ? SSE2 : !strcmp(p->name, "x86-avx2") ? AVX2
                                                                                      : AVX512,
-               NULL, NULL, NULL, NULL, NULL, -1};
+               NULL, NULL, NULL, NULL, NULL, -1, {0, 0}};
     S = &sel;
     RkMModule *mm = RK_NEW(RkMModule);
     mm->source = nm->source;

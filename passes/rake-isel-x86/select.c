@@ -135,8 +135,10 @@ static int lane_op(RkInstr *in)
     }
     if (!strcmp(op, "shl") || !strcmp(op, "shr") || !strcmp(op, "sar")) {
         char k = !strcmp(op, "shl") ? 'l' : !strcmp(op, "shr") ? 'r' : 's';
+        /* a literal count is taken modulo 32 too (rk_lane_shift): x86
+         * shifts by an immediate of 32 or more give 0 or the sign */
         return in->nargs == 2 ? shift_var(k, in_v(in, 0), in_v(in, 1))
-                              : shift_imm(k, in_v(in, 0), (int)in->imm);
+                              : shift_imm(k, in_v(in, 0), (int)(in->imm & 31));
     }
     if (!strncmp(op, "cmp.", 4)) return compare(in, op + 4);
     if (!strcmp(op, "to_f32")) return cvt_to_f32(arg_t(in, 0)->elem == RK_E_I32, in_v(in, 0));
@@ -177,6 +179,7 @@ int select_instr(RkInstr *in)
 {
     S->origin = in->op;
     S->nir = in->id;
+    S->loc = in->loc;
     check_width(in);
     const char *op = in->op;
     if (!strcmp(op, "const") || !strcmp(op, "mask.const"))

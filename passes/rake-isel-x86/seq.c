@@ -29,6 +29,7 @@ const char *pick(const char *sse2, const char *avx2, const char *avx512)
 void ins(const char *op, int nops, ...)
 {
     RkMInstr *in = rk_mir_add(S->mf, op, S->origin, S->nir);
+    in->loc = S->loc;
     va_list ap;
     va_start(ap, nops);
     for (int i = 0; i < nops; i++)

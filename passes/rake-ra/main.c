@@ -98,12 +98,14 @@ static void allocate(RkMFunc *f, const RkProfile *p, const char *source)
                 for (int g = 0; g < nregs; g++)
                     live += owner[g] != 0;
                 rk_diag_source(source, NULL);
-                rk_diag_fatal((RkLoc){0, 0}, "%s %s needs more than %d vector registers at "
-                                             "once on %s%s; Rake never spills to the stack",
+                RkLoc at = in->loc.line > 0 ? in->loc : f->loc;
+                rk_diag_fatal(at, "%s %s needs more than the %d vector registers of %s%s at "
+                                  "once: %d values are live here; Rake never spills to the stack",
                               f->kind, f->name, nregs, p->name,
                               p->reserved ? rk_arena_printf(&rk_heap, " (%s is reserved)",
                                                             p->reserved)
-                                          : "");
+                                          : "",
+                              live);
             }
             r[o->vreg].reg = free_reg;
             owner[free_reg] = o->vreg + 1;
