@@ -15,7 +15,8 @@
 # results must agree bit for bit, except that any NaN equals any NaN in an
 # f32 result (`gen-kernels --compare`).  A generated kernel that a pass
 # rejects fails the test loudly, with the message and the kernel: the
-# generator must write only valid kernels.
+# generator must write only valid kernels.  One batch per profile also
+# goes through the sanitizer builds of the passes (build-asan/bin).
 #
 # Contraction: x86-avx2, x86-avx512 and aarch64-neon contract a multiply
 # and an add in one fused region.  `rake-interp --contract` is to emulate
@@ -104,9 +105,10 @@ show_failure() {
 # batch PROFILE SEED INTERP_OPTION [GEN_OPTION...]: generate a batch of
 # kernels for PROFILE, compile them, run every call in both evaluators
 # (the tree one with INTERP_OPTION, "" or --contract) and compare.  Prints
-# the failure and returns 1 on any difference or error.
+# the failure and returns 1 on any difference or error.  The passes come
+# from $PASSES (default: the normal build, bin/).
 batch() {
-    local p=$1 s=$2 iopt=$3
+    local p=$1 s=$2 iopt=$3 BIN=${PASSES:-$BIN}
     shift 3
     local d=$BATS_TEST_TMPDIR/$p-$s
     mkdir -p "$d"
@@ -242,6 +244,26 @@ lifted_options() {
         echo "only $kernels kernels, expected at least $MIN_KERNELS (RAKE_NIRDIFF_BATCHES=$BATCHES)"
         false
     }
+}
+
+@test "the sanitizer builds run a batch per profile with no report" {
+    [ -x "$ASAN_BIN/rake-interp" ] && [ -x "$ASAN_BIN/rake-lower" ] && [ -x "$ASAN_BIN/rake-opt" ] ||
+        skip "no sanitizer build of the passes in $ASAN_BIN (make asan)"
+    local kernels=0 compared=0 p failed=0 lifted d
+    lifted=$(lifted_options | tr '\n' ' ')
+    for p in "${PROFILES[@]}"; do
+        # Contraction-rich kernels, where nothing contracts or --contract
+        # emulates it.  A report aborts the pass (ASAN_OPTIONS and
+        # UBSAN_OPTIONS in lib/common), which fails the batch.
+        local iopt="" gopt=--contract-rich
+        if is_contracting "$p"; then
+            contract_emulated && iopt=--contract || gopt=""
+        fi
+        # shellcheck disable=SC2086
+        PASSES=$ASAN_BIN batch "$p" $((SEED * 1000 + 900)) "$iopt" $gopt $lifted || failed=$((failed + 1))
+    done
+    echo "# $kernels kernels through the sanitizer builds: $failed failing batches" >&3
+    [ "$failed" -eq 0 ]
 }
 
 @test "contraction-rich kernels match the tree interpreter where nothing contracts (x86-sse2, wasm-simd128)" {
