@@ -299,6 +299,39 @@ static const char *dup_str(json_t *o, const char *key, bool required)
     return s ? rk_arena_strdup(&rk_heap, s) : NULL;
 }
 
+/* Names that reach the assembly text: lower-case letters and digits. */
+static bool plain_name(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
+static bool symbol_name(const char *s)
+{
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
+              (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
+static void check_operand(const RkMFunc *f, const RkMOp *o, const char *text)
+{
+    if (o->kind == 'v' && (o->vreg < 0 || o->vreg >= f->nvregs))
+        rk_ir_fail("operand \"%s\": the function has virtual registers v0 to v%d", text,
+                   f->nvregs - 1);
+    if (o->kind == 'c' && (o->cidx < 0 || o->cidx >= f->nconsts))
+        rk_ir_fail("operand \"%s\": the function has %d constants", text, f->nconsts);
+    if (o->kind == 'p' && !plain_name(o->phys))
+        rk_ir_fail("operand \"%s\": a register name is letters and digits", text);
+}
+
 static void decode_code(RkMFunc *f, json_t *code)
 {
     for (size_t i = 0; i < json_array_size(code); i++) {
@@ -306,8 +339,12 @@ static void decode_code(RkMFunc *f, json_t *code)
         rk_ir_push_index(i);
         if (!json_is_array(a) || json_array_size(a) < 2 || !json_is_string(json_array_get(a, 0)))
             rk_ir_fail("expected [opcode, operands..., \"@origin\"]");
-        RkMInstr *in = rk_mir_add(f, rk_arena_strdup(&rk_heap, json_string_value(json_array_get(a, 0))),
-                                  "?", -1);
+        const char *op = json_string_value(json_array_get(a, 0));
+        if (!plain_name(op)) {
+            rk_ir_push_index(0);
+            rk_ir_fail("bad opcode \"%s\": an opcode is lower-case letters and digits", op);
+        }
+        RkMInstr *in = rk_mir_add(f, rk_arena_strdup(&rk_heap, op), "?", -1);
         for (size_t k = 1; k < json_array_size(a); k++) {
             json_t *x = json_array_get(a, k);
             rk_ir_push_index(k);
@@ -319,12 +356,13 @@ static void decode_code(RkMFunc *f, json_t *code)
             } else if (s[0] == '#') {
                 in->nir = atoi(s + 1);
             } else if (s[0] >= '0' && s[0] <= '9') {
-                if (!rk_ir_parse_loc(s, &in->loc))
+                if (!rk_ir_parse_loc(s, &in->loc) || in->loc.line < 1 || in->loc.col < 1)
                     rk_ir_fail("bad location \"%s\": expected \"LINE:COL\"", s);
             } else {
                 RkMOp o;
                 if (!rk_mir_operand_parse(s, &o))
                     rk_ir_fail("bad operand \"%s\"", s);
+                check_operand(f, &o, s);
                 rk_mir_operand(in, o);
             }
             rk_ir_pop();
@@ -366,6 +404,10 @@ RkMModule *rk_mir_decode(json_t *root)
         rk_ir_push_index(i);
         rk_ir_expect_object(o);
         RkMFunc *f = rk_mir_func(m, dup_str(o, "name", true), dup_str(o, "kind", true));
+        if (!symbol_name(f->name)) {
+            rk_ir_push_key("name");
+            rk_ir_fail("\"%s\" is not a symbol name", f->name);
+        }
         if (json_object_get(o, "loc"))
             f->loc = rk_ir_get_loc(o);
         json_t *args = rk_ir_get_array(o, "args", true);
@@ -378,6 +420,10 @@ RkMModule *rk_mir_decode(json_t *root)
             rk_ir_expect_object(a);
             f->args[k] = (RkMArg){dup_str(a, "name", true), dup_str(a, "type", true),
                                   dup_str(a, "reg", true), (int)rk_ir_get_int(a, "vreg", true, 0)};
+            if (!plain_name(f->args[k].reg)) {
+                rk_ir_push_key("reg");
+                rk_ir_fail("a register name is letters and digits");
+            }
             rk_ir_pop();
         }
         rk_ir_pop();
@@ -386,8 +432,23 @@ RkMModule *rk_mir_decode(json_t *root)
         rk_ir_expect_object(r);
         f->result_type = dup_str(r, "type", true);
         f->result_reg = dup_str(r, "reg", false);
+        if (f->result_reg && !plain_name(f->result_reg)) {
+            rk_ir_push_key("reg");
+            rk_ir_fail("a register name is letters and digits");
+        }
         rk_ir_pop();
         f->nvregs = (int)rk_ir_get_int(o, "vregs", true, 0);
+        if (f->nvregs < 0 || f->nvregs > 1000000) {
+            rk_ir_push_key("vregs");
+            rk_ir_fail("expected 0 to a million virtual registers");
+        }
+        for (int k = 0; k < f->nargs; k++)
+            if (f->args[k].vreg < 0 || f->args[k].vreg >= f->nvregs) {
+                rk_ir_push_key("args");
+                rk_ir_push_index((size_t)k);
+                rk_ir_push_key("vreg");
+                rk_ir_fail("the function has virtual registers v0 to v%d", f->nvregs - 1);
+            }
         f->fmas = (int)rk_ir_get_int(o, "fmas", false, 0);
         rk_ir_push_key("consts");
         decode_consts(f, rk_ir_get_array(o, "consts", true));
