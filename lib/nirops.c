@@ -80,15 +80,16 @@ static const RkOpInfo ops[] = {
     {"mask.all", SH_MREDUCE, P | X, 0, 0},
     {"mask.any", SH_MREDUCE, P | X, 0, 0},
     {"mask.bitmask", SH_MREDUCE, P | X, 0, 0},
-    /* uniform comparisons and Boolean logic may sit in a fused region: a
-     * fused binding's uniform `if` condition (10-gap-notes.md section 3) */
-    {"u.add", SH_UBIN, P, 0, 0},
-    {"u.sub", SH_UBIN, P, 0, 0},
-    {"u.mul", SH_UBIN, P, 0, 0},
-    {"u.div", SH_UBIN, P, 0, 0},
+    /* uniform operations may sit in a fused region: a fused binding may
+     * compute on uniforms (`a * (<k> + <k>)`) and test them in a uniform
+     * `if` (10-gap-notes.md sections 2 and 3) */
+    {"u.add", SH_UBIN, P | FU, 0, 0},
+    {"u.sub", SH_UBIN, P | FU, 0, 0},
+    {"u.mul", SH_UBIN, P | FU, 0, 0},
+    {"u.div", SH_UBIN, P | FU, 0, 0},
     {"u.and", SH_UBIN, P | FU, 0, 0},
     {"u.or", SH_UBIN, P | FU, 0, 0},
-    {"u.neg", SH_UUN, P, 0, 0},
+    {"u.neg", SH_UUN, P | FU, 0, 0},
     {"u.not", SH_UUN, P | FU, 0, 0},
     {"u.cmp.eq", SH_UCMP, P | FU, 0, 0},
     {"u.cmp.ne", SH_UCMP, P | FU, 0, 0},
@@ -97,7 +98,7 @@ static const RkOpInfo ops[] = {
     {"u.cmp.gt", SH_UCMP, P | FU, 0, 0},
     {"u.cmp.ge", SH_UCMP, P | FU, 0, 0},
     {"u.select", SH_USELECT, P | FU, 0, 0},
-    {"u.cvt", SH_UCVT, P, 0, 0},
+    {"u.cvt", SH_UCVT, P | FU, 0, 0},
     {"stack.count", SH_MEM, P, 0, 0},
     {"stack.column", SH_MEM, P, 0, 0},
     {"stack.set_count", SH_MEM, EF, 0, 0},

@@ -52,15 +52,18 @@ static void fail(V *v, const RkInstr *in, const char *rule, const char *fmt, ...
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: @%s", rk_diag_program_name(), v->f->name);
+    FILE *o = v->out ? v->out : stderr;
+    fprintf(o, "%s: @%s", rk_diag_program_name(), v->f->name);
     if (in && in->id >= 0)
-        fprintf(stderr, " %%%d (%s)", in->id, in->op);
+        fprintf(o, " %%%d (%s)", in->id, in->op);
     else if (in) /* a store or a void slow.call: its place in the source */
-        fprintf(stderr, " (%s at %d:%d)", in->op, in->loc.line, in->loc.col);
-    fprintf(stderr, ": %s: ", rule);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+        fprintf(o, " (%s at %d:%d)", in->op, in->loc.line, in->loc.col);
+    fprintf(o, ": %s: ", rule);
+    vfprintf(o, fmt, ap);
+    fputc('\n', o);
     va_end(ap);
+    if (v->first_fn < 0)
+        v->first_fn = v->fn_index;
     v->errors++;
 }
 
@@ -500,6 +503,8 @@ static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType 
         return;
     case SH_SELECT:
         expect_arity(v, in, 3, 3);
+        /* a mask selects lanes: a uniform choice is u.select */
+        result(v, in, is(in->type, RK_T_RACK) || is(in->type, RK_T_MASK), "a rack or a mask");
         if (in->nargs == 3) {
             operand(v, in, 0, a[0], is(a[0], RK_T_MASK), "a mask");
             operand(v, in, 1, a[1], same(a[1], in->type), tn(in->type));

@@ -77,6 +77,50 @@ static const char *cmp_suffix(const char *op)
     return "ge";
 }
 
+/* Does evaluating `n` touch memory or run slow code (and so may trap or
+ * have an effect)? */
+static bool touches_memory(RkNode *n)
+{
+    if (!n)
+        return false;
+    if (n->kind == RK_SLOW_BLOCK)
+        return true;
+    if (n->kind == RK_INDEX && !(n->note && !strcmp(n->note, "array")))
+        return true;
+    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
+                      n->value, n->object, n->index};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        if (touches_memory(kids[i]))
+            return true;
+    for (int i = 0; i < n->args.len; i++)
+        if (touches_memory(n->args.items[i]))
+            return true;
+    return false;
+}
+
+/* A uniform `and`/`or` whose right operand touches memory: it runs only
+ * when the left doesn't decide, so a branch skips it (as in slow code). */
+static LVal short_circuit(RkNode *e, int x)
+{
+    const RkType *t = node_ty(e);
+    bool and = e->op[0] == 'a';
+    RkBlock *right = rk_nir_block(L->f), *join = rk_nir_block(L->f);
+    int r = rk_nir_block_param(L->f, join, t);
+    int *decided = rk_arena_alloc(&rk_heap, sizeof(int));
+    decided[0] = x;
+    RkEdge to_right = {right->id, NULL, 0}, to_join = {join->id, decided, 1};
+    L->b->term = (RkTerm){RK_TERM_CBR, x, and ? to_right : to_join, and ? to_join : to_right,
+                          NULL, e->loc};
+    L->b->terminated = true;
+    set_block(right);
+    int *y = rk_arena_alloc(&rk_heap, sizeof(int));
+    y[0] = materialize(lower_expr(e->rhs), NULL);
+    L->b->term = (RkTerm){RK_TERM_BR, -1, {join->id, y, 1}, {0, NULL, 0}, NULL, e->loc};
+    L->b->terminated = true;
+    set_block(join);
+    return lval(r, t);
+}
+
 static LVal binary(RkNode *e)
 {
     const char *op = e->op;
@@ -93,7 +137,10 @@ static LVal binary(RkNode *e)
             L->ctx = mask_and(saved, need, e->loc);
             y = materialize(lower_expr(e->rhs), NULL);
             L->ctx = saved;
+        } else if (touches_memory(e->rhs)) {
+            return short_circuit(e, x);
         } else {
+            /* pure uniform operands: both sides give the same result */
             y = materialize(lower_expr(e->rhs), NULL);
         }
         const char *o = t->kind == RK_T_MASK ? (op[0] == 'a' ? "mask.and" : "mask.or")
