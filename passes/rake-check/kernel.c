@@ -158,6 +158,13 @@ static void let_uniform(RkNode *s)
 static void let_rack(RkNode *s, bool fused)
 {
     const RkType *want = declared(s->type);
+    if (want && !fused && want->kind == RK_T_SCALAR && want->elem != RK_E_BOOL) {
+        /* `let v: f32 = e` would bind a rack under a uniform's name */
+        ERROR(s->type->loc, "a let in vector code binds a rack: write 'let %s: %s = ...', or "
+                            "'let <%s: %s> = ...' for a uniform",
+              s->name, rk_ty_str(rack_of(want)), s->name, rk_ty_str(want));
+        want = &rk_ty_error;
+    }
     if (want && is_error(want)) {
         check_vexpr(s->value, NULL);
         bind(s, s->name, B_LET, want);
