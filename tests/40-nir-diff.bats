@@ -46,13 +46,29 @@ MIN_KERNELS=1000
 PROFILES=(x86-sse2 x86-avx2 x86-avx512 aarch64-neon wasm-simd128)
 ND=$RAKE_ROOT/tests/nirdiff
 
+PASS_NAMES=(rake-parse rake-check rake-lower rake-opt rake-interp)
+
 setup_file() {
     cc -O2 -std=c11 -o "$BATS_FILE_TMPDIR/gen-kernels" "$RAKE_ROOT/tools/gen-kernels.c"
+    # Private copies of the passes, in case bin/ is rebuilt during the run
+    # (a batch must not mix two builds).
+    local from to prog
+    for from in "$BIN" "$ASAN_BIN"; do
+        to=$BATS_FILE_TMPDIR/bin
+        [ "$from" = "$BIN" ] || to=$BATS_FILE_TMPDIR/asan-bin
+        mkdir -p "$to"
+        for prog in "${PASS_NAMES[@]}"; do
+            [ ! -x "$from/$prog" ] || cp "$from/$prog" "$to/$prog"
+        done
+    done
+    BIN=$BATS_FILE_TMPDIR/bin
     repro_status >"$BATS_FILE_TMPDIR/repro-status"
 }
 
 setup() {
     GEN=$BATS_FILE_TMPDIR/gen-kernels
+    BIN=$BATS_FILE_TMPDIR/bin
+    ASAN_BIN=$BATS_FILE_TMPDIR/asan-bin
     [ -x "$GEN" ] || {
         echo "tools/gen-kernels.c did not build"
         return 1
@@ -248,7 +264,7 @@ lifted_options() {
 
 @test "the sanitizer builds run a batch per profile with no report" {
     [ -x "$ASAN_BIN/rake-interp" ] && [ -x "$ASAN_BIN/rake-lower" ] && [ -x "$ASAN_BIN/rake-opt" ] ||
-        skip "no sanitizer build of the passes in $ASAN_BIN (make asan)"
+        skip "no sanitizer build of the passes in build-asan/bin (make asan)"
     local kernels=0 compared=0 p failed=0 lifted d
     lifted=$(lifted_options | tr '\n' ' ')
     for p in "${PROFILES[@]}"; do

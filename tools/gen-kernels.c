@@ -1269,15 +1269,14 @@ static int fm_eval(Fm *f, char **args, TT *tt)
     }
 }
 
-/* An application of a global tine: arguments read only names defined in
- * every lane. */
-static int pred_gtine(Ctx *c, char **text, TT *tt)
+/* An application of a global tine, defined where `where` holds. */
+static int pred_gtine(Ctx *c, TT where, char **text, TT *tt)
 {
     if (!ngt)
         return 0;
     GTine *g = &gts[rnd(ngt)];
     Ctx c2 = *c;
-    c2.m = tt_const(1);
+    c2.m = where;
     Buf b = {0};
     char *keys[3];
     bput(&b, "#%s(", g->name);
@@ -1285,7 +1284,7 @@ static int pred_gtine(Ctx *c, char **text, TT *tt)
         int t = g->pty[i];
         Ar a;
         if (is_rack(t)) {
-            a = ar_gen(t, 1, &c2, tt_const(1), 1);
+            a = ar_gen(t, 1, &c2, where, 1);
             if (!a.s)
                 return 0;
         } else { /* a marked uniform or a marked literal */
@@ -1344,7 +1343,7 @@ static int gen_pred(Ctx *c, TT where, int d, char **text, TT *tt)
         *tt = strstr(*text, "gaps") ? tt_not(l->tt) : l->tt;
         return 1;
     }
-    if (r == 5 && pred_gtine(c, text, tt)) {
+    if (r == 5 && pred_gtine(c, where, text, tt)) {
         if (chance(20)) {
             *text = xfmt("%s gaps", *text);
             *tt = tt_not(*tt);
