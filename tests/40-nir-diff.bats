@@ -323,11 +323,14 @@ lifted_options() {
             d=$BATS_TEST_TMPDIR/$(basename "$base")-$p
             mkdir -p "$d"
             n=$((n + 1))
-            if ! { "$BIN/rake-parse" "$rk" | "$BIN/rake-check" --target "$p" >"$d/checked.json" &&
-                "$BIN/rake-lower" <"$d/checked.json" | "$BIN/rake-opt" >"$d/nir.json" &&
+            if ! { "$BIN/rake-parse" "$rk" >"$d/ast.json" &&
+                "$BIN/rake-check" --target "$p" <"$d/ast.json" >"$d/checked.json" &&
+                "$BIN/rake-lower" <"$d/checked.json" >"$d/low.json" &&
+                "$BIN/rake-opt" <"$d/low.json" >"$d/nir.json" &&
                 "$BIN/rake-interp" --kernels "$base.calls" <"$d/checked.json" >"$d/tree.out" &&
-                "$BIN/rake-interp" --nir "$d/nir.json" --kernels "$base.calls" <"$d/checked.json" >"$d/nir.out"; }; then
-                echo "$rk on $p: a pass failed"
+                "$BIN/rake-interp" --nir "$d/nir.json" --kernels "$base.calls" <"$d/checked.json" >"$d/nir.out"; } 2>"$d/err"; then
+                echo "$rk on $p: a pass failed:"
+                head -n 5 "$d/err"
                 bad=$((bad + 1))
             elif ! "$GEN" --compare "$d/tree.out" "$d/nir.out" "$rk" "$base.calls"; then
                 echo "$rk on $p: the evaluators differ"

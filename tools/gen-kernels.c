@@ -4,8 +4,7 @@
  *
  *   gen-kernels --seed S --count N --profile P --out-rk F.rk --out-calls F.calls
  *               [--calls K] [--depth D] [--contract-rich] [--contracting-ok]
- *               [--fused-uniform-arith] [--masked-cross-calls]
- *               [--forward-tine-literals]
+ *               [--masked-cross-calls] [--forward-tine-literals]
  *   gen-kernels --compare A.out B.out F.rk F.calls
  *   gen-kernels --show F.rk NAME|LINE
  *
@@ -64,8 +63,8 @@
  * uses, products of uniforms.
  *
  * Known bugs are avoided unless an option asks for them (each names its
- * reproducer in tests/nirdiff/repro/): --fused-uniform-arith,
- * --masked-cross-calls, --forward-tine-literals.
+ * reproducer in tests/nirdiff/repro/): --masked-cross-calls,
+ * --forward-tine-literals.
  *
  * NaN payloads are unspecified, so a float value whose bits reach a
  * non-float result (a bitcast) is made only from operations that define
@@ -152,13 +151,6 @@ static int no_contract; /* no f32 multiply feeding an f32 add in one region */
 static int contract_rich;
 static int contracting_ok; /* rake-interp --contract emulates contraction */
 static int deep; /* --depth: extra expression depth */
-/* Uniform arithmetic (u.add, u.sub, u.mul, u.div, u.neg) inside a fused
- * binding: rake-check accepts it, but rake-lower stamped the uniform
- * operations with the region and the IR verifier rejected them
- * (fused-pure), so it is off unless --fused-uniform-arith asks for it
- * (tests/nirdiff/repro/fused-uniform-arith.rk; the test passes the option
- * once that reproducer agrees). */
-static int fused_uniform_arith;
 static int masked_cross_calls; /* see call_helper */
 static int forward_tine_literals; /* see gen_gtines */
 
@@ -241,7 +233,6 @@ typedef struct Atom {
     char *key, *text;
     TT need;   /* where evaluating it is defined */
     int reuse; /* its text may be written again (it names no through-body binding) */
-    int uarith; /* it has uniform arithmetic (not in fused bindings) */
 } Atom;
 
 static Atom atoms[MAXATOMS];
@@ -268,7 +259,7 @@ static int atom_new(const char *key, const char *text, TT need, int reuse)
     }
     if (natoms == MAXATOMS)
         return -1;
-    atoms[natoms] = (Atom){xfmt("%s", key), xfmt("%s", text ? text : key), need, reuse && text, 0};
+    atoms[natoms] = (Atom){xfmt("%s", key), xfmt("%s", text ? text : key), need, reuse && text};
     return natoms++;
 }
 
@@ -368,10 +359,7 @@ static int ngt;
 typedef struct LTine {
     char *name;
     TT tt;
-    int uarith; /* its predicate has uniform arithmetic */
 } LTine;
-
-static int pred_uarith; /* the predicates generated since it was cleared have some */
 
 static LTine lts[8];
 static int nlt;
@@ -1089,8 +1077,6 @@ static E gen_uni(int t, Ctx *c, int d)
             return mk(xfmt("extract(%s, %d)", x.s, rnd(lanes())), t, 1);
         }
         case 3: case 4: { /* uniform arithmetic */
-            if (c->fused && !fused_uniform_arith)
-                break;
             E a = gen_uni(t, c, d - 1), b = gen_uni(t, c, d - 1);
             if (a.lit && b.lit)
                 break;
@@ -1098,7 +1084,7 @@ static E gen_uni(int t, Ctx *c, int d)
             return mk(xfmt("%s %s %s", par(a), op, par(b)), t, 0);
         }
         case 5: { /* negation */
-            if (t == T_SU || i < 0 || (c->fused && !fused_uniform_arith))
+            if (t == T_SU || i < 0)
                 break;
             return mk(xfmt("-%s", var_expr(i, c).s), t, 0);
         }
@@ -1144,7 +1130,6 @@ static E gen_uni(int t, Ctx *c, int d)
 typedef struct Ar {
     char *s, *key;
     int rack, lit, atomic;
-    int uarith;
 } Ar;
 
 static Ar ar_leaf(int rt, int want_rack, Ctx *c, TT where)
@@ -1154,19 +1139,19 @@ static Ar ar_leaf(int rt, int want_rack, Ctx *c, TT where)
     if (want_rack || chance(55)) {
         int i = pick_var(rt, &c2, 0, 0);
         if (i >= 0)
-            return (Ar){xfmt("%s", V[i].name), xfmt("%s", V[i].name), 1, 0, 1, 0};
+            return (Ar){xfmt("%s", V[i].name), xfmt("%s", V[i].name), 1, 0, 1};
         if (want_rack) {
             i = pick_var(T_F, &c2, 0, 0);
             if (rt != T_F || i < 0)
-                return (Ar){NULL, NULL, 0, 0, 0, 0};
-            return (Ar){xfmt("%s", V[i].name), xfmt("%s", V[i].name), 1, 0, 1, 0};
+                return (Ar){NULL, NULL, 0, 0, 0};
+            return (Ar){xfmt("%s", V[i].name), xfmt("%s", V[i].name), 1, 0, 1};
         }
     }
     int u = pick_var(sc_of(rt), &c2, 0, 0);
     if (u >= 0 && chance(50))
-        return (Ar){xfmt("<%s>", V[u].name), xfmt("%s", V[u].name), 0, 0, 1, 0};
+        return (Ar){xfmt("<%s>", V[u].name), xfmt("%s", V[u].name), 0, 0, 1};
     const char *l = lit_of(rt);
-    return (Ar){chance(50) ? xfmt("<%s>", l) : lit_text(l), lit_key(l), 0, 1, 1, 0};
+    return (Ar){chance(50) ? xfmt("<%s>", l) : lit_text(l), lit_key(l), 0, 1, 1};
 }
 
 static Ar ar_gen(int rt, int want_rack, Ctx *c, TT where, int d)
@@ -1180,16 +1165,13 @@ static Ar ar_gen(int rt, int want_rack, Ctx *c, TT where, int d)
     Ar b = ar_gen(rt, 0, c, where, d - 1);
     if (!b.s || (a.lit && b.lit))
         return a;
-    if (!a.rack && !b.rack && c->fused && !fused_uniform_arith)
-        return a;
-    pred_uarith |= a.uarith || b.uarith || (!a.rack && !b.rack);
     if (chance(30)) {
         Ar s = a;
         a = b;
         b = s;
     }
     return (Ar){xfmt("(%s %s %s)", a.s, op, b.s), xfmt("(%s %s %s)", op, a.key, b.key),
-                a.rack || b.rack, 0, 1, a.uarith || b.uarith || (!a.rack && !b.rack)};
+                a.rack || b.rack, 0, 1};
 }
 
 /* A comparison atom: new, or one already met. */
@@ -1198,11 +1180,9 @@ static int pred_atom(Ctx *c, TT where, char **text, TT *tt)
     if (natoms && (natoms == MAXATOMS || chance(40))) {
         int k = rnd(natoms);
         for (int n = 0; n < natoms; n++, k = (k + 1) % natoms)
-            if (atoms[k].reuse && tt_sub(where, atoms[k].need) &&
-                !(atoms[k].uarith && c->fused && !fused_uniform_arith)) {
+            if (atoms[k].reuse && tt_sub(where, atoms[k].need)) {
                 *text = xfmt("%s", atoms[k].text);
                 *tt = tt_var(k);
-                pred_uarith |= atoms[k].uarith;
                 return 1;
             }
         if (natoms == MAXATOMS)
@@ -1227,7 +1207,6 @@ static int pred_atom(Ctx *c, TT where, char **text, TT *tt)
         int k = atom_new(key, t, where, !c->through);
         if (k < 0)
             return 0;
-        atoms[k].uarith |= a.uarith || b.uarith;
         *text = t;
         *tt = tt_var(k);
         return 1;
@@ -1290,10 +1269,10 @@ static int pred_gtine(Ctx *c, TT where, char **text, TT *tt)
         } else { /* a marked uniform or a marked literal */
             int u = pick_var(t, &c2, 0, 0);
             if (u >= 0 && chance(60)) {
-                a = (Ar){xfmt("<%s>", V[u].name), xfmt("%s", V[u].name), 0, 0, 1, 0};
+                a = (Ar){xfmt("<%s>", V[u].name), xfmt("%s", V[u].name), 0, 0, 1};
             } else {
                 const char *l = lit_of(rk_of(t));
-                a = (Ar){xfmt("<%s>", l), lit_key(l), 0, 1, 1, 0};
+                a = (Ar){xfmt("<%s>", l), lit_key(l), 0, 1, 1};
             }
         }
         bput(&b, "%s%s", i ? ", " : "", a.s);
@@ -1336,9 +1315,6 @@ static int gen_pred(Ctx *c, TT where, int d, char **text, TT *tt)
     }
     if (r == 4 && nlt) {
         LTine *l = &lts[rnd(nlt)];
-        if (l->uarith && c->fused && !fused_uniform_arith)
-            return pred_atom(c, where, text, tt);
-        pred_uarith |= l->uarith;
         *text = chance(25) ? xfmt("#%s gaps", l->name) : xfmt("#%s", l->name);
         *tt = strstr(*text, "gaps") ? tt_not(l->tt) : l->tt;
         return 1;
@@ -1549,7 +1525,7 @@ static E f_leaf(Ctx *c)
 
 static E f_mul(Ctx *c)
 {
-    if (chance(10) && (!c->fused || fused_uniform_arith)) {
+    if (chance(10)) {
         /* a product of uniforms: not a rack multiply, never contracted */
         int i = pick_var(T_SF, c, 0, 0);
         if (i >= 0) {
@@ -1887,13 +1863,11 @@ static void gen_rake(Buf *out, const char *name, int ret, int small, int *pty, i
     for (int i = 0; i < nl; i++) {
         char *text;
         TT tt;
-        pred_uarith = 0;
         if (!gen_pred(&c, tt_const(1), 1 + rnd(2), &text, &tt) || tt_zero(tt))
             continue;
         LTine *l = &lts[nlt++];
         l->name = fresh("t");
         l->tt = tt;
-        l->uarith = pred_uarith;
         bput(out, "  tine #%s means %s\n", l->name, text);
     }
     /* through blocks */
@@ -2304,7 +2278,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: gen-kernels --seed S --count N --profile P --out-rk F.rk --out-calls F.calls\n"
             "                   [--calls K] [--depth D] [--contract-rich] [--contracting-ok]\n"
-            "                   [--fused-uniform-arith]\n"
+
             "                   [--masked-cross-calls] [--forward-tine-literals]\n"
             "       gen-kernels --show F.rk NAME|LINE\n"
             "       gen-kernels --compare A.out B.out F.rk F.calls\n");
@@ -2339,8 +2313,6 @@ int main(int argc, char **argv)
             contracting_ok = 1;
         else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
             deep = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--fused-uniform-arith"))
-            fused_uniform_arith = 1;
         else if (!strcmp(argv[i], "--masked-cross-calls"))
             masked_cross_calls = 1;
         else if (!strcmp(argv[i], "--forward-tine-literals"))
