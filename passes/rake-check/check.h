@@ -46,6 +46,7 @@ struct Binding {
     bool moved;
     RkLoc moved_at;
     bool copy_source; /* stacks built from arrays or copies */
+    bool ro_stack;    /* a stack with a column on read-only storage */
     Binding *next;    /* in its scope */
 };
 

@@ -245,6 +245,8 @@ static Info sindex(RkNode *e)
     return info_of(o.ty->inner);
 }
 
+static bool stack_ro(RkNode *e);
+
 static Info sfield(RkNode *e)
 {
     Info o = check_sexpr(e->object, NULL);
@@ -262,7 +264,7 @@ static Info sfield(RkNode *e)
     }
     if (!f->ty)
         return err();
-    const RkType *t = rk_ty_view(rk_type_parse(f->ty), true);
+    const RkType *t = rk_ty_view(rk_type_parse(f->ty), !stack_ro(e->object));
     e->note = "column";
     set_ty(e, t);
     return info_of(t);
@@ -388,18 +390,81 @@ static Info sstack(RkNode *e)
 
 /* --- calls --------------------------------------------------------------------------- */
 
-/* Is this expression a place slow code may write through? */
+/* Is this expression a place slow code may write through?  A view says
+ * so in its type (`mut []T`: a mut view parameter, a slice of writable
+ * storage, a column of a stack on writable storage); an array is writable
+ * when it is a location (:=) or module state, never a const, a let or a
+ * parameter (passed by reference, read-only). */
 static bool writable(RkNode *a)
 {
+    const RkType *t = a->ty ? rk_type_parse(a->ty) : NULL;
+    if (t && t->kind == RK_T_VIEW)
+        return t->mut;
     if (a->kind == RK_NAME) {
         Binding *b = lookup(a->name);
-        if (!b)
-            return false;
-        return b->kind == B_VAR || (b->type->kind == RK_T_VIEW && b->type->mut);
+        if (b)
+            return b->kind == B_VAR;
+        RkNode *d = find_decl(a->name);
+        return d && d->kind == RK_STATE;
     }
-    if (a->kind == RK_FIELD)
-        return true; /* a stack's column */
     return false;
+}
+
+/* Why a place isn't writable, as a clause: "'x' is a const". */
+static const char *readonly_reason(RkNode *a)
+{
+    const char *text = expr_text(a);
+    const RkType *t = a->ty ? rk_type_parse(a->ty) : NULL;
+    if (a->kind == RK_NAME) {
+        Binding *b = lookup(a->name);
+        RkNode *d = b ? NULL : find_decl(a->name);
+        if (d && d->kind == RK_CONST)
+            return rk_arena_printf(&rk_heap, "'%s' is a const", text);
+        if (b && b->type->kind == RK_T_STACK && b->ro_stack)
+            return rk_arena_printf(&rk_heap, "'%s' is a stack with a column on read-only "
+                                             "storage", text);
+        if (t && t->kind == RK_T_VIEW)
+            return rk_arena_printf(&rk_heap, "'%s' is a read-only view (%s)", text,
+                                   rk_ty_str(t));
+        if (b && b->kind == B_PARAM)
+            return rk_arena_printf(&rk_heap, "'%s' is a parameter, passed read-only", text);
+        if (b && b->kind == B_LET)
+            return rk_arena_printf(&rk_heap, "'%s' is a let binding, which can't be "
+                                             "changed",
+                                   text);
+    }
+    if (a->kind == RK_FIELD && t && t->kind == RK_T_VIEW)
+        return rk_arena_printf(&rk_heap, "'%s' is a column on read-only storage", text);
+    if (t && t->kind == RK_T_VIEW)
+        return rk_arena_printf(&rk_heap, "'%s' is a read-only view (%s)", text, rk_ty_str(t));
+    return rk_arena_printf(&rk_heap, "'%s' is not a location", text);
+}
+
+/* Does this stack value sit on read-only storage (a column that is a
+ * const, a parameter's array or a read-only view)?  A run writes its
+ * result into the result argument's columns, and a column is a view that
+ * slow code may write through. */
+static bool stack_ro(RkNode *e)
+{
+    if (e->kind == RK_NAME) {
+        Binding *b = lookup(e->name);
+        return b && b->ro_stack;
+    }
+    if (e->kind == RK_STACK_LIT) {
+        for (int i = 0; i < e->fields.len; i++)
+            if (!writable(e->fields.items[i]->value))
+                return true;
+    }
+    return false;
+}
+
+/* The first column of a stack literal on read-only storage, or NULL. */
+static RkNode *ro_column(RkNode *e)
+{
+    for (int i = 0; e->kind == RK_STACK_LIT && i < e->fields.len; i++)
+        if (!writable(e->fields.items[i]->value))
+            return e->fields.items[i];
+    return NULL;
 }
 
 static Info scalar_arg_to_vector(RkNode *a, const RkType *pt, const char *callee)
@@ -442,9 +507,9 @@ static bool data_arg(RkNode *a, const RkType *pt, const char *what)
             return false;
         }
         if (pt->mut && !writable(a)) {
-            ERROR(a->loc, "%s is a mut view: pass a writable array (bound with :=) "
-                          "or a mut view",
-                  what);
+            ERROR(a->loc, "%s is a mut view, but %s: pass an array bound with :=, "
+                          "module state or a mut view",
+                  what, readonly_reason(a));
             return false;
         }
         return true;
@@ -485,6 +550,16 @@ static Info call_run(RkNode *call, RkNode *run)
             Info v = check_sexpr(a, pt);
             if (!is_error(v.ty) && !rk_ty_equal(v.ty, pt))
                 ERROR(a->loc, "%s is a stack %s, not %s", what, pt->name, ty_name(v.ty));
+            if (p == res && !is_error(v.ty) && stack_ro(a)) {
+                RkNode *col = ro_column(a);
+                if (col)
+                    ERROR(col->value->loc, "run %s writes its result into this stack, but "
+                                           "column '%s' is read-only storage",
+                          run->name, col->name);
+                else
+                    ERROR(a->loc, "run %s writes its result into this stack, but %s",
+                          run->name, readonly_reason(a));
+            }
             if (p == res && a->kind == RK_NAME && nmoved < 64) {
                 Binding *b = lookup(a->name);
                 if (b && b->type->kind == RK_T_STACK && !b->moved)
@@ -835,7 +910,9 @@ static void slow_bind(RkNode *s, BindKind kind)
     const RkType *want = s->type ? resolve_type(s->type, false) : NULL;
     Info v = check_sexpr(s->value, want);
     const RkType *t = want && is_error(want) ? want : slow_local_type(s, v, want);
-    bind(s, s->name, kind, t);
+    Binding *b = bind(s, s->name, kind, t);
+    if (t->kind == RK_T_STACK)
+        b->ro_stack = stack_ro(s->value);
     s->ty = is_error(t) ? NULL : rk_ty_str(t);
 }
 
@@ -868,19 +945,19 @@ static void sassign(RkNode *s)
         if (!is_error(v.ty) && !is_error(tt) && !rk_ty_equal(v.ty, tt))
             ERROR(s->value->loc, "'%s' is %s, but the new value is %s", t->name,
                   ty_name(tt), ty_name(v.ty));
-        if (b && tt->kind == RK_T_STACK)
+        if (b && tt->kind == RK_T_STACK) {
             b->moved = false;
+            b->ro_stack |= stack_ro(s->value); /* read-only once, in any branch */
+        }
         return;
     }
     if (t->kind == RK_INDEX) {
         Info ti = check_sexpr(t, NULL);
         RkNode *base = t->object;
-        if (!is_error(ti.ty) && !writable(base) &&
-            !(base->kind == RK_NAME && find_decl(base->name) &&
-              find_decl(base->name)->kind == RK_STATE))
-            ERROR(base->loc, "'%s' can't be written: assign into an array bound with "
-                             ":= or a mut view",
-                  expr_text(base));
+        if (!is_error(ti.ty) && !writable(base))
+            ERROR(base->loc, "'%s' can't be written: %s; assign into an array bound with "
+                             ":=, module state or a mut view",
+                  expr_text(base), readonly_reason(base));
         Info v = check_sexpr(s->value, ti.ty);
         if (!is_error(v.ty) && !is_error(ti.ty) && !rk_ty_equal(v.ty, ti.ty))
             ERROR(s->value->loc, "the element is %s, but the new value is %s",
