@@ -451,10 +451,18 @@ static Info vcompare(RkNode *e)
  * or where either is defined and false. */
 static Info vlogic(RkNode *e)
 {
-    Info l = check_vexpr(e->lhs, NULL), r = check_vexpr(e->rhs, NULL);
+    bool and = !strcmp(e->op, "and");
+    Info l = check_vexpr(e->lhs, NULL);
+    /* On masks the right operand is computed only in the lanes the left
+     * doesn't decide (and: where it is true; or: where it is false), as the
+     * interpreter and rake-lower evaluate it. */
+    RkBdd saved = C->ctx;
+    if (!is_error(l.ty) && l.ty->kind == RK_T_MASK)
+        C->ctx = rk_bdd_and(saved, and ? l.mask : rk_bdd_not(l.mask));
+    Info r = check_vexpr(e->rhs, NULL);
+    C->ctx = saved;
     if (is_error(l.ty) || is_error(r.ty))
         return err_info();
-    bool and = !strcmp(e->op, "and");
     bool masks = l.ty->kind == RK_T_MASK && r.ty->kind == RK_T_MASK;
     bool bools = l.ty->kind == RK_T_SCALAR && r.ty->kind == RK_T_SCALAR &&
                  l.ty->elem == RK_E_BOOL && r.ty->elem == RK_E_BOOL;
@@ -698,6 +706,9 @@ static Info vtine(RkNode *e)
               t->params.len, t->params.len == 1 ? "" : "s", e->args.len);
         return err_info();
     }
+    /* a tine later in the file: its parameters' types are needed to type
+     * the arguments (a literal takes the parameter's type) */
+    ensure_tine_checked(t);
     RkBdd def = C->ctx;
     for (int i = 0; i < e->args.len; i++) {
         RkNode *p = t->params.items[i], *a = e->args.items[i];
@@ -708,7 +719,6 @@ static Info vtine(RkNode *e)
             return err_info();
         def = rk_bdd_and(def, ai.def);
     }
-    ensure_tine_checked(t);
     if (!t->pred->ty)
         return err_info();
     const RkType *ty = rk_type_parse(t->pred->ty);

@@ -687,6 +687,16 @@ void check_rake(RkNode *fn)
 {
     fn_begin(fn, FN_RAKE);
     const RkType *ret = kernel_params(fn);
+    if (!is_error(ret) && ret->kind == RK_T_SCALAR) {
+        /* the sweep picks each lane's value from an arm: its result is a
+         * rack even when every arm is uniform */
+        ERROR(fn->ret->loc, "a rake's result is its sweep's, chosen lane by lane, so it "
+                            "is a rack or a mask, not %s: declare %s, or reduce in a "
+                            "scratch that calls the rake",
+              ty_name(ret),
+              ret->elem == RK_E_BOOL ? "a mask" : rk_ty_str(rk_ty_rack(ret->elem)));
+        ret = &rk_ty_error;
+    }
     int phase = 0, throughs = 0;
     RkNode *sw = NULL;
     for (int i = 0; i < fn->body.len; i++) {
@@ -762,6 +772,64 @@ static bool uses_cross_lane(RkNode *n, int depth)
     return false;
 }
 
+static bool is_param_of(RkNode *k, const char *name)
+{
+    for (int i = 0; i < k->params.len; i++)
+        if (!strcmp(k->params.items[i]->name, name))
+            return true;
+    return false;
+}
+
+/* Does kernel k move lanes of something it computes itself?  A lane move
+ * (shuffle, reduction, scan, extraction...) whose rack operands are all
+ * k's own parameters reads only what the caller passed, which is fully
+ * computed when the arguments are fully defined; anything else, including
+ * a call to another kernel that moves lanes, counts. */
+static bool moves_computed_lanes(RkNode *k, RkNode *n, int depth)
+{
+    if (!n || depth > 40)
+        return false;
+    bool cross = n->kind == RK_SHUFFLE || (n->kind == RK_CALL && is_cross_lane_builtin(n->name));
+    if (cross) {
+        for (int i = 0; i < n->args.len; i++) {
+            RkNode *a = n->args.items[i];
+            bool plain = (a->kind == RK_NAME && is_param_of(k, a->name)) || a->kind == RK_INT ||
+                         a->kind == RK_FLOAT || a->kind == RK_UNIFORM;
+            if (!plain)
+                return true;
+        }
+        return false;
+    }
+    if (n->kind == RK_CALL) {
+        RkNode *d = find_decl(n->name);
+        if (d && (d->kind == RK_SCRATCH || d->kind == RK_RAKE))
+            for (int i = 0; i < d->body.len; i++)
+                if (uses_cross_lane(d->body.items[i], depth + 1))
+                    return true;
+    }
+    if (n->kind == RK_LET && is_param_of(k, n->name))
+        return true; /* a parameter's name rebound: be conservative */
+    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
+                      n->value, n->object, n->index, n->pred};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        if (moves_computed_lanes(k, kids[i], depth))
+            return true;
+    RkList lists[] = {n->args, n->body, n->arms};
+    for (size_t l = 0; l < 3; l++)
+        for (int i = 0; i < lists[l].len; i++)
+            if (moves_computed_lanes(k, lists[l].items[i], depth))
+                return true;
+    return false;
+}
+
+static bool kernel_moves_computed_lanes(RkNode *k)
+{
+    for (int i = 0; i < k->body.len; i++)
+        if (moves_computed_lanes(k, k->body.items[i], 0))
+            return true;
+    return false;
+}
+
 Info check_call_kernel(RkNode *call, RkNode *callee)
 {
     call->note = rk_kind_name(callee->kind);
@@ -770,7 +838,7 @@ Info check_call_kernel(RkNode *call, RkNode *callee)
               callee->params.len, callee->params.len == 1 ? "" : "s", call->args.len);
         return info_of(&rk_ty_error);
     }
-    RkBdd def = C->ctx;
+    RkBdd def = C->ctx, args_def = RK_BDD_TRUE;
     bool bad = false;
     for (int i = 0; i < call->args.len; i++) {
         RkNode *p = callee->params.items[i], *a = call->args.items[i];
@@ -790,11 +858,31 @@ Info check_call_kernel(RkNode *call, RkNode *callee)
                                                callee->name));
         bad |= is_error(ai.ty);
         def = rk_bdd_and(def, ai.def);
+        args_def = rk_bdd_and(args_def, ai.def);
     }
     if (C->kind == FN_STACK_RUN && uses_cross_lane(callee, 0))
         require_cap(RK_FEAT_STACK_RUN_CROSS_LANE, call->loc,
                     rk_arena_printf(&rk_heap, "%s (it moves data across lanes)",
                                     callee->name));
+    else if (!bad && def != RK_BDD_TRUE && uses_cross_lane(callee, 0)) {
+        /* Under a mask the callee computes only the active lanes, and an
+         * argument may be undefined outside them: a lane move inside it
+         * would read those lanes (page 00: cross-lane operations need fully
+         * defined operands).  Moving lanes of fully defined arguments is
+         * fine. */
+        if (args_def != RK_BDD_TRUE) {
+            ERROR(call->loc, "%s moves data across lanes, so its arguments must be "
+                             "defined in every lane, and here one may not be",
+                  callee->name);
+            bad = true;
+        } else if (kernel_moves_computed_lanes(callee)) {
+            ERROR(call->loc, "%s moves lanes of values it computes, and under this mask "
+                             "only the active lanes are computed: call it where every "
+                             "lane is active, or move lanes of its parameters only",
+                  callee->name);
+            bad = true;
+        }
+    }
     const RkType *r = resolve_type(callee->ret, true);
     if (bad || is_error(r))
         return info_of(&rk_ty_error);
