@@ -365,6 +365,7 @@ static LTine lts[8];
 static int nlt;
 
 static int name_counter;
+static int in_repeat; /* generating a repeat body: its index goes out of scope */
 static char *fresh(const char *p) { return xfmt("%s%d", p, name_counter++); }
 
 static int region_counter;
@@ -1204,7 +1205,7 @@ static int pred_atom(Ctx *c, TT where, char **text, TT *tt)
         const char *op = CMPS[rnd(6)];
         char *key = xfmt("(%s %s %s)", op, a.key, b.key);
         char *t = xfmt("%s %s %s", a.s, op, b.s);
-        int k = atom_new(key, t, where, !c->through);
+        int k = atom_new(key, t, where, !c->through && !in_repeat);
         if (k < 0)
             return 0;
         *text = t;
@@ -1699,8 +1700,10 @@ static void gen_loc_stmt(Buf *b, Ctx *c, const char *ind)
         char *ind2 = xfmt("%s  ", ind);
         int m = 1 + rnd(3);
         size_t before = b->n;
+        in_repeat++;
         for (int i = 0; i < m; i++)
             gen_assign(b, c, ind2, idx, n);
+        in_repeat--;
         if (b->n == before) /* nothing to assign: a location for the body */
             bput(b, "%s%s := <%s>\n", ind2, fresh("l"), idx);
         nv = saved;
