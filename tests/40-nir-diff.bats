@@ -27,11 +27,11 @@
 # may contract: gen-kernels --contracting-ok), and the contraction test
 # runs contraction-rich kernels.
 #
-# Known bugs have reproducers in tests/nirdiff/repro/ (see the README
+# Known bugs get reproducers in tests/nirdiff/repro/ (see the README
 # there); the generator avoids each (an option of gen-kernels lifts each
 # workaround) and the last test says which still reproduce.  A bug fixed
 # so that both evaluators agree lifts its workaround here automatically.
-# tests/nirdiff/regress/ holds fixed ones that must keep agreeing.
+# tests/nirdiff/regress/ holds the fixed ones, which must stay fixed.
 #
 # Vary the run with RAKE_NIRDIFF_SEED (default 1) and RAKE_NIRDIFF_BATCHES
 # (batches of 50 kernels per profile, default 6).  To rerun one batch by
@@ -315,16 +315,27 @@ lifted_options() {
     [ "$fmas" -gt "$low" ] # rake-opt did contract
 }
 
-@test "fixed bugs stay fixed: tests/nirdiff/regress/ agrees on its profiles" {
+@test "fixed bugs stay fixed: tests/nirdiff/regress/ on its profiles" {
+    # `~~ expect: agree` (the default): every pass accepts it and the
+    # evaluators agree; `results`: and give NAME.expected; `reject`:
+    # rake-check rejects it.
     local rk n=0 bad=0
     for rk in "$ND"/regress/*.rk; do
-        local base=${rk%.rk} p d
+        local base=${rk%.rk} p d expect
+        expect=$(sed -n 's/^~~ expect: //p' "$rk")
         for p in $(sed -n 's/^~~ profiles: //p' "$rk"); do
             d=$BATS_TEST_TMPDIR/$(basename "$base")-$p
             mkdir -p "$d"
             n=$((n + 1))
-            if ! { "$BIN/rake-parse" "$rk" >"$d/ast.json" &&
-                "$BIN/rake-check" --target "$p" <"$d/ast.json" >"$d/checked.json" &&
+            "$BIN/rake-parse" "$rk" >"$d/ast.json"
+            if [ "$expect" = reject ]; then
+                if "$BIN/rake-check" --target "$p" <"$d/ast.json" >/dev/null 2>&1; then
+                    echo "$rk on $p: rake-check accepts it again"
+                    bad=$((bad + 1))
+                fi
+                continue
+            fi
+            if ! { "$BIN/rake-check" --target "$p" <"$d/ast.json" >"$d/checked.json" &&
                 "$BIN/rake-lower" <"$d/checked.json" >"$d/low.json" &&
                 "$BIN/rake-opt" <"$d/low.json" >"$d/nir.json" &&
                 "$BIN/rake-interp" --kernels "$base.calls" <"$d/checked.json" >"$d/tree.out" &&
@@ -335,6 +346,9 @@ lifted_options() {
             elif ! "$GEN" --compare "$d/tree.out" "$d/nir.out" "$rk" "$base.calls"; then
                 echo "$rk on $p: the evaluators differ"
                 bad=$((bad + 1))
+            elif [ "$expect" = results ] && ! "$GEN" --compare "$d/tree.out" "$base.expected" "$rk" "$base.calls"; then
+                echo "$rk on $p: not the expected results (first: rake-interp, second: $base.expected)"
+                bad=$((bad + 1))
             fi
         done
     done
@@ -344,6 +358,7 @@ lifted_options() {
 
 @test "known bugs: the reproducers in tests/nirdiff/repro/ (skipped while any still reproduces)" {
     local open="" name status opt
+    [ -s "$BATS_FILE_TMPDIR/repro-status" ] || echo "# no open reproducers in tests/nirdiff/repro/" >&3
     while read -r name status opt; do
         echo "# repro/$name: $status${opt:+ (gen-kernels $opt)}" >&3
         [ "$status" != open ] || open+=" $name"

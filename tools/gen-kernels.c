@@ -4,7 +4,6 @@
  *
  *   gen-kernels --seed S --count N --profile P --out-rk F.rk --out-calls F.calls
  *               [--calls K] [--depth D] [--contract-rich] [--contracting-ok]
- *               [--masked-cross-calls] [--forward-tine-literals]
  *   gen-kernels --compare A.out B.out F.rk F.calls
  *   gen-kernels --show F.rk NAME|LINE
  *
@@ -62,9 +61,9 @@
  * and in final results (which are in no region), products with several
  * uses, products of uniforms.
  *
- * Known bugs are avoided unless an option asks for them (each names its
- * reproducer in tests/nirdiff/repro/): --masked-cross-calls,
- * --forward-tine-literals.
+ * A known bug the generator must avoid gets an option that asks for it
+ * anyway, named by its reproducer in tests/nirdiff/repro/ (there are none
+ * at the moment).
  *
  * NaN payloads are unspecified, so a float value whose bits reach a
  * non-float result (a bitcast) is made only from operations that define
@@ -151,8 +150,6 @@ static int no_contract; /* no f32 multiply feeding an f32 add in one region */
 static int contract_rich;
 static int contracting_ok; /* rake-interp --contract emulates contraction */
 static int deep; /* --depth: extra expression depth */
-static int masked_cross_calls; /* see call_helper */
-static int forward_tine_literals; /* see gen_gtines */
 
 /* --- types ---------------------------------------------------------------- */
 
@@ -574,16 +571,16 @@ static void branches(int t, Ctx *c, int d, E cond, E *a, E *b)
 }
 
 /* A call of the helper.  A helper that moves data across lanes is not
- * called under a partial mask: rake-check checks the callee as if every
- * lane were defined and doesn't follow the caller's mask into it, so the
- * callee's shuffles and reductions read lanes its inlined body computed
- * under that mask (undefined; in the native IR, from benign operands)
- * (tests/nirdiff/repro/masked-call-cross-lane*.rk).  --masked-cross-calls
- * allows it, with arguments defined in every lane. */
+ * called under a partial mask: its shuffles and reductions would read
+ * lanes its inlined body computed under that mask, which rake-check
+ * rejects unless every lane move reads a fully defined parameter directly
+ * (since 99d7c15; before, it accepted them and the evaluators disagreed:
+ * tests/nirdiff/regress/masked-call-*.rk).  So the arguments under a
+ * partial mask needn't be defined in every lane. */
 static E call_helper(Ctx *c, int d, int *ok)
 {
     Buf b = {0};
-    *ok = !(c->masked && helper.cross && !masked_cross_calls);
+    *ok = !(c->masked && helper.cross);
     if (!*ok)
         return mk("", helper.ret, 1);
     bput(&b, "%s(", helper.name);
@@ -1401,13 +1398,10 @@ static Fm *fm_cmp(GTine *g)
 static void gen_gtines(const char *prefix, Buf *out)
 {
     ngt = rnd(3);
-    /* Definitions, sometimes later ones first.  An application of a tine
-     * defined later in the file takes no literal argument (unless
-     * --forward-tine-literals): rake-check types such a literal before it
-     * knows the later tine's parameter types, so `<2>` for an f32
-     * parameter becomes the i32 2 (tests/nirdiff/repro/forward-tine-literal.rk). */
+    /* Definitions, sometimes later ones first (a literal argument of a
+     * later tine was typed before its parameters until 99d7c15:
+     * tests/nirdiff/regress/forward-tine-literal.rk). */
     int rev = chance(50);
-    int lit_ok = !rev || forward_tine_literals;
     for (int i = 0; i < ngt; i++) {
         GTine *g = &gts[i];
         g->name = xfmt("%s_g%d", prefix, i);
@@ -1440,7 +1434,6 @@ static void gen_gtines(const char *prefix, Buf *out)
                     a->gt = j;
                     a->nargs = gts[j].np;
                     a->args[0] = (Opd){0, NULL};
-                    int ok = 1;
                     for (int p = 1; p < gts[j].np; p++) {
                         int q = -1;
                         for (int k2 = 1; k2 < g->np; k2++)
@@ -1448,15 +1441,12 @@ static void gen_gtines(const char *prefix, Buf *out)
                                 q = k2;
                         if (is_rack(gts[j].pty[p]))
                             a->args[p] = (Opd){0, NULL};
-                        else if (q >= 0 && (!lit_ok || chance(50)))
+                        else if (q >= 0 && chance(50))
                             a->args[p] = (Opd){q, NULL};
-                        else if (lit_ok)
-                            a->args[p] = (Opd){-1, lit_of(rt)};
                         else
-                            ok = 0;
+                            a->args[p] = (Opd){-1, lit_of(rt)};
                     }
-                    if (ok)
-                        n->b = a;
+                    n->b = a;
                     break;
                 }
             f = n;
@@ -2281,8 +2271,6 @@ static void usage(void)
     fprintf(stderr,
             "usage: gen-kernels --seed S --count N --profile P --out-rk F.rk --out-calls F.calls\n"
             "                   [--calls K] [--depth D] [--contract-rich] [--contracting-ok]\n"
-
-            "                   [--masked-cross-calls] [--forward-tine-literals]\n"
             "       gen-kernels --show F.rk NAME|LINE\n"
             "       gen-kernels --compare A.out B.out F.rk F.calls\n");
     exit(2);
@@ -2316,10 +2304,6 @@ int main(int argc, char **argv)
             contracting_ok = 1;
         else if (!strcmp(argv[i], "--depth") && i + 1 < argc)
             deep = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--masked-cross-calls"))
-            masked_cross_calls = 1;
-        else if (!strcmp(argv[i], "--forward-tine-literals"))
-            forward_tine_literals = 1;
 
         else
             usage();
