@@ -55,8 +55,17 @@ static LVal name(RkNode *e)
             if (d.items[i]->kind == RK_CONST && !strcmp(d.items[i]->name, e->name)) {
                 RkNode *v = d.items[i]->value;
                 const RkType *t = node_ty(d.items[i]);
+                if (v->kind == RK_UNARY && v->op[0] == '-') {
+                    /* rake-check allows `-(literal)`: negate the bits (a
+                     * float's sign, an integer's wrapping negation) */
+                    uint64_t b = literal_bits(v->operand, t->elem);
+                    int w = rk_elem_bits(t->elem);
+                    uint64_t m = w >= 64 ? ~0ull : (1ull << w) - 1;
+                    return lconst(t, rk_elem_is_float(t->elem) ? b ^ (1ull << (w - 1))
+                                                                : (0 - b) & m);
+                }
                 if (v->kind == RK_UNARY)
-                    rk_diag_internal("rake-lower: negated constant");
+                    rk_diag_internal("rake-lower: constant '%s' is not a literal", e->name);
                 return lconst(t, literal_bits(v, t->elem));
             }
     }
