@@ -361,6 +361,17 @@ typedef struct LTine {
 static LTine lts[8];
 static int nlt;
 
+/* Module constants of the group: a literal or a negated one, used as
+ * uniform operands, shift counts and lane indices. */
+typedef struct Const {
+    char *name;
+    int ty;      /* T_SF, T_SI, T_SU */
+    long long v; /* an integer's value */
+} Const;
+
+static Const consts[4];
+static int nconst;
+
 static int name_counter;
 static int in_repeat; /* generating a repeat body: its index goes out of scope */
 static char *fresh(const char *p) { return xfmt("%s%d", p, name_counter++); }
@@ -519,6 +530,25 @@ static E cross_operand(int t, Ctx *c, int d, int *ok)
         return var_expr(i, c);
     }
     return gen_rack(t, c, d - 1);
+}
+
+/* A constant of type t (and, for integers, value in [lo, hi]), or NULL. */
+static const char *pick_const(int t, long long lo, long long hi)
+{
+    int k = rnd(4);
+    for (int n = 0; n < nconst; n++, k++) {
+        Const *q = &consts[k % (nconst ? nconst : 1)];
+        if (q->ty == t && (t == T_SF || (q->v >= lo && q->v <= hi)))
+            return q->name;
+    }
+    return NULL;
+}
+
+/* A lane index: a literal, sometimes a constant. */
+static char *lane_index(void)
+{
+    const char *q = chance(25) ? pick_const(T_SI, 0, lanes() - 1) : NULL;
+    return q ? xfmt("%s", q) : xfmt("%d", rnd(lanes()));
 }
 
 static char *shuffle_list(int n)
@@ -796,7 +826,8 @@ static E gen_rack(int t, Ctx *c, int d)
             if (!ok)
                 break;
             E u = chance(30) ? lit_expr(t) : gen_uni(sc_of(t), c, d - 1);
-            E e = mk(xfmt("insert(%s, %d, %s)", a.s, rnd(lanes()), u.s), t, 1);
+            char *k = lane_index();
+            E e = mk(xfmt("insert(%s, %s, %s)", a.s, k, u.s), t, 1);
             (void)u;
             return e;
         }
@@ -826,7 +857,10 @@ static E gen_rack(int t, Ctx *c, int d)
                                        "shift_bits_right_signed"};
             char *n;
             int u = pick_var(T_SU, c, 0, 0);
-            if (u >= 0 && chance(45))
+            const char *q = chance(20) ? pick_const(T_SI, 0, 31) : NULL;
+            if (q)
+                n = xfmt("%s", q);
+            else if (u >= 0 && chance(45))
                 n = xfmt("<%s>", V[u].name);
             else if (chance(8))
                 n = xfmt("<%d>", rnd(70));
@@ -1051,6 +1085,9 @@ static E gen_uni(int t, Ctx *c, int d)
     int rt = rk_of(t);
     int i = pick_var(t, c, 0, 0);
     if (d <= 0 || chance(20)) {
+        const char *q = chance(15) ? pick_const(t, -(1ll << 40), 1ll << 40) : NULL;
+        if (q)
+            return mk(xfmt("%s", q), t, 1);
         if (i >= 0 && chance(75))
             return var_expr(i, c);
         return lit_expr(rt);
@@ -1072,7 +1109,7 @@ static E gen_uni(int t, Ctx *c, int d)
             E x = cross_operand(rt, c, d, &ok);
             if (!ok)
                 break;
-            return mk(xfmt("extract(%s, %d)", x.s, rnd(lanes())), t, 1);
+            return mk(xfmt("extract(%s, %s)", x.s, lane_index()), t, 1);
         }
         case 3: case 4: { /* uniform arithmetic */
             E a = gen_uni(t, c, d - 1), b = gen_uni(t, c, d - 1);
@@ -1148,6 +1185,9 @@ static Ar ar_leaf(int rt, int want_rack, Ctx *c, TT where)
     int u = pick_var(sc_of(rt), &c2, 0, 0);
     if (u >= 0 && chance(50))
         return (Ar){xfmt("<%s>", V[u].name), xfmt("%s", V[u].name), 0, 0, 1};
+    const char *q = chance(15) ? pick_const(sc_of(rt), -(1ll << 40), 1ll << 40) : NULL;
+    if (q)
+        return (Ar){xfmt("%s", q), xfmt("@%s", q), 0, 0, 1};
     const char *l = lit_of(rt);
     return (Ar){chance(50) ? xfmt("<%s>", l) : lit_text(l), lit_key(l), 0, 1, 1};
 }
@@ -2086,6 +2126,28 @@ static void gen_group(Buf *rk, Buf *calls, int index, int ncalls)
     char *name = xfmt("%s_%c", prefix, suffix[ret]);
     Buf body = {0};
     bput(rk, "~~ begin %s\n", name);
+    nconst = rnd(4);
+    for (int i = 0; i < nconst; i++) {
+        Const *q = &consts[i];
+        q->name = xfmt("%s_c%d", prefix, i);
+        q->ty = (int[]){T_SF, T_SI, T_SI, T_SU}[rnd(4)];
+        const char *l;
+        if (q->ty == T_SI && chance(60)) { /* a shift count or lane index */
+            q->v = rnd(chance(50) ? lanes() : 32);
+            l = xfmt("%lld", q->v);
+        } else {
+            l = lit_of(rk_of(q->ty));
+            q->v = strtoll(l, NULL, 0);
+        }
+        /* a negated literal, for signed types (a negated u32 constant is
+         * accepted by rake-check but traps in rake-interp:
+         * tests/nirdiff/repro/u32-const-negated.rk) */
+        int neg = q->ty != T_SU && l[0] != '-' && chance(30) && strcmp(l, "2147483648.0");
+        if (neg)
+            q->v = -q->v;
+        bput(rk, "const %s: %s = %s%s%s\n", q->name, tyname[q->ty], neg ? "-(" : "", l,
+             neg ? ")" : "");
+    }
     gen_gtines(prefix, rk);
     have_helper = 0;
     if (chance(35)) {
