@@ -99,9 +99,11 @@ contract_emulated() {
 }
 
 # The kernel group of a failure: by the FILE:LINE of a message, by a
-# function named @NAME, else by the first call with no result.
+# function named @NAME, by the first call with no result (OUT, for an
+# evaluator), else by compiling the groups one by one up to PROFILE's
+# failing pass.
 show_failure() {
-    local d=$1 rk=$2 calls=$3 out=$4 line name
+    local d=$1 rk=$2 calls=$3 out=$4 p=$5 line name
     line=$(grep -o -m1 "k\.rk:[0-9]*:" "$d/err" | cut -d: -f2)
     name=$(grep -o -m1 "@k[0-9]*_[a-z]" "$d/err" | tr -d @)
     if [ -n "$line" ]; then
@@ -109,12 +111,23 @@ show_failure() {
     elif [ -n "$name" ]; then
         "$GEN" --show "$rk" "$name"
     elif [ -n "$out" ]; then
-        local n
+        local n call
         n=$(wc -l <"$out")
-        local call
         call=$(grep -v '^#' "$calls" | sed -n "$((n + 1))p")
         echo "the first call with no result: $call"
         "$GEN" --show "$rk" "${call%% *}"
+    else
+        local g=$d/groups f
+        mkdir -p "$g"
+        awk -v dir="$g" '/^~~ begin /{ f = dir "/" $3 ".rk" } f { print > f } /^~~ end /{ close(f); f = "" }' "$rk"
+        for f in "$g"/*.rk; do
+            if ! { "$BIN/rake-parse" "$f" | "$BIN/rake-check" --target "$p" |
+                "$BIN/rake-lower" | "$BIN/rake-opt"; } >/dev/null 2>&1; then
+                echo "the first group that fails alone:"
+                "$GEN" --show "$rk" "$(basename "$f" .rk)"
+                return
+            fi
+        done
     fi
 }
 
@@ -135,7 +148,7 @@ batch() {
         echo "gen-kernels failed: $again"
         return 1
     }
-    local what=""
+    local what="" out=""
     if ! "$BIN/rake-parse" "$rk" >"$d/ast.json" 2>"$d/err"; then
         what="rake-parse rejects a generated kernel (a gen-kernels bug)"
     elif ! "$BIN/rake-check" --target "$p" <"$d/ast.json" >"$d/checked.json" 2>"$d/err"; then
@@ -146,15 +159,15 @@ batch() {
         what="rake-opt fails on kernels rake-lower wrote"
     elif ! "$BIN/rake-interp" $iopt --kernels "$calls" <"$d/checked.json" >"$d/tree.out" 2>"$d/err"; then
         what="rake-interp${iopt:+ $iopt} (the tree interpreter) fails"
-        set -- "$d/tree.out"
+        out=$d/tree.out
     elif ! "$BIN/rake-interp" --nir "$d/nir.json" --kernels "$calls" <"$d/checked.json" >"$d/nir.out" 2>"$d/err"; then
         what="rake-interp --nir (the native-IR evaluator) fails"
-        set -- "$d/nir.out"
+        out=$d/nir.out
     fi
     if [ -n "$what" ]; then
         echo "$p, seed $s: $what:"
         head -n 12 "$d/err"
-        show_failure "$d" "$rk" "$calls" "${1:-}"
+        show_failure "$d" "$rk" "$calls" "$out" "$p"
         echo "(regenerate with: $again)"
         return 1
     fi
