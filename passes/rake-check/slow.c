@@ -203,6 +203,17 @@ static Info sunary(RkNode *e, const RkType *expect)
               ty_name(o.ty));
         return err();
     }
+    bool neg_lit = false;
+    uint64_t mag = 0;
+    if (neg && e->operand->kind == RK_INT && o.ty->kind == RK_T_SCALAR &&
+        (o.ty->elem == RK_E_U8 || o.ty->elem == RK_E_U16 || o.ty->elem == RK_E_U32 ||
+         o.ty->elem == RK_E_U64) &&
+        rk_int_literal(e->operand->text, &neg_lit, &mag) && mag != 0) {
+        /* it would trap every time it runs; a constant would be wrong */
+        ERROR(e->loc, "-(%s) is out of range for %s: an unsigned value can't be negative",
+              e->operand->text, rk_ty_str(o.ty));
+        return err();
+    }
     set_ty(e, o.ty);
     return o;
 }
