@@ -19,6 +19,7 @@
 #   verifier    objects altered by hand, each rejected by its rule
 #   cli         output names, atomic outputs, RAKE_X86_AS, whole
 #               programs, deterministic output
+#   fpflags     inactive lanes raise no floating-point exception (MXCSR)
 #   repro       tests/x86/repro: fixed bugs stay fixed, open ones reported
 #
 # AVX-512 code runs only where /proc/cpuinfo has avx512f; elsewhere it is
@@ -378,6 +379,26 @@ abi_profile() {
     done
 }
 
+@test "x86 fpflags: inactive lanes raise no floating-point exception, an active square root of -1 does (MXCSR, on each profile)" {
+    local p d
+    for p in "${X86[@]}"; do
+        d=$BATS_TEST_TMPDIR/fpflags-$p
+        mkdir -p "$d"
+        "$BIN/rakec" --emit-header "$d/fpflags.h" --target "$p" "$T/fpflags/fpflags.rk"
+        "$BIN/rakec" --verify-native --target "$p" "$T/fpflags/fpflags.rk" -o "$d/f.o"
+        # shellcheck disable=SC2046
+        cc -std=c11 -O1 -Wall -Wextra -Werror $(cflags_of "$p") -I"$d" -o "$d/fpflags" "$T/fpflags/fpflags.c" "$d/f.o"
+        if [ "$p" = x86-avx512 ] && ! has_avx512; then
+            echo "# x86-avx512: $no_avx512_reason" >&3
+            continue
+        fi
+        run "$d/fpflags"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        echo "# $p: ${lines[${#lines[@]} - 1]}" >&3
+    done
+}
+
 # --- the object verifier on altered objects ---------------------------------------------
 
 # tamper PROFILE FILE.rk SED-SCRIPT RULE [MIR-SED-SCRIPT]: assemble the
@@ -618,6 +639,22 @@ EOF
                 mkdir -p "$d"
                 "$BIN/rakec" --verify-native --target "$p" "$f" -o "$d/k.o" >"$d.out" 2>&1 ||
                     reproduces="$reproduces $p" ;;
+            c)
+                # NAME.c, compiled with the header and object, exits 1 while
+                # the bug reproduces (not run where the CPU lacks the ISA)
+                mkdir -p "$d"
+                if [ "$p" = x86-avx512 ] && ! has_avx512; then
+                    echo "# $name: not run on x86-avx512: $no_avx512_reason" >&3
+                    continue
+                fi
+                { "$BIN/rakec" --emit-header "$d/$name.h" --target "$p" "$f" &&
+                    "$BIN/rakec" --verify-native --target "$p" "$f" -o "$d/k.o" &&
+                    cc -std=c11 -O1 $(cflags_of "$p") -I"$d" -o "$d/run" "${f%.rk}.c" "$d/k.o"; } >"$d.out" 2>&1 || {
+                    echo "$name: doesn't build on $p: $(head -n 3 "$d.out")"
+                    bad=$((bad + 1))
+                    continue
+                }
+                "$d/run" >>"$d.out" 2>&1 || reproduces="$reproduces $p" ;;
             *)
                 echo "$name: unknown check '$check'"
                 bad=$((bad + 1)) ;;

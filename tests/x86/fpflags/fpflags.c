@@ -1,0 +1,64 @@
+/* tests/x86/fpflags/fpflags.c: MXCSR exception flags after calls of the
+ * kernels of fpflags.rk, through the header rakec --emit-header wrote
+ * (fpflags.h, found with -I), on the profile the compiler flags select:
+ * inactive lanes (a division by zero, the square root of -1 or of a
+ * signalling NaN, conversions out of range) raise no flag, since native
+ * lowering sanitises them.  Prints each call's flags; exits 1 if one is
+ * wrong.  (tests/x86/repro/quiet-nan-invalid.c checks quiet NaNs.) */
+#include "fpflags.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if defined(__AVX512F__)
+#define LANES 16
+typedef __m512 VF;
+#elif defined(__AVX2__)
+#define LANES 8
+typedef __m256 VF;
+#else
+#define LANES 4
+typedef __m128 VF;
+#endif
+
+static int failures;
+
+/* lane 0 is first, the others rest */
+static VF lanes(uint32_t first, uint32_t rest)
+{
+    uint32_t w[LANES];
+    for (int l = 0; l < LANES; l++)
+        w[l] = l ? rest : first;
+    VF v;
+    memcpy(&v, w, sizeof v);
+    return v;
+}
+
+#define FLAGS(name, call, want)                                                                   \
+    do {                                                                                          \
+        _mm_setcsr(0x1f80);                                                                       \
+        (void)(call);                                                                             \
+        unsigned got = _mm_getcsr() & 0x3f;                                                       \
+        int ok = (want) < 0 ? got == 0 : (got & 1) == (unsigned)(want);                           \
+        printf("%-34s flags %02x%s\n", name, got, ok ? "" : "  <- wrong");                        \
+        failures += !ok;                                                                          \
+    } while (0)
+
+#define ONE 0x3f800000u
+#define SNAN 0x7fa00000u
+
+int main(void)
+{
+    /* lane 0 inactive (b = 0 or -1), holding what would raise */
+    FLAGS("guarded_div: 1/0 inactive", guarded_div(lanes(ONE, ONE), lanes(0, ONE)), -1);
+    FLAGS("guarded_root: sqrt(sNaN) inactive", guarded_root(lanes(SNAN, ONE), lanes(0xbf800000, ONE)), -1);
+    FLAGS("guarded_root: sqrt(-1) inactive", guarded_root(lanes(0xbf800000, ONE), lanes(0xbf800000, ONE)), -1);
+    FLAGS("guarded_conv: 3e9 inactive", guarded_conv(lanes(0x4f400000, ONE), lanes(0xbf800000, ONE)), -1);
+    FLAGS("guarded_conv: sNaN inactive", guarded_conv(lanes(SNAN, ONE), lanes(0xbf800000, ONE)), -1);
+    FLAGS("guarded_unsigned: -1 inactive", guarded_unsigned(lanes(0xbf800000, ONE), lanes(0xbf800000, ONE)), -1);
+    FLAGS("guarded_unsigned: 5e9 inactive", guarded_unsigned(lanes(0x4fa00000, ONE), lanes(0xbf800000, ONE)), -1);
+    /* and an active one does raise */
+    FLAGS("guarded_root: sqrt(-1) active", guarded_root(lanes(0xbf800000, ONE), lanes(ONE, ONE)), 1);
+    printf("fpflags: %d lanes, %d wrong\n", LANES, failures);
+    return failures ? 1 : 0;
+}
