@@ -61,9 +61,10 @@
  * and in final results (which are in no region), products with several
  * uses, products of uniforms.
  *
- * A known bug the generator must avoid gets an option that asks for it
- * anyway, named by its reproducer in tests/nirdiff/repro/ (there are none
- * at the moment).
+ * Constructs that hit an open bug are avoided, each with a reproducer in
+ * tests/nirdiff/repro/ (now: negated u32 constants); a reproducer's
+ * gen-option line names an option that asks for the construct anyway,
+ * where there is one.
  *
  * NaN payloads are unspecified, so a float value whose bits reach a
  * non-float result (a bitcast) is made only from operations that define
