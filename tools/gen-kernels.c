@@ -62,9 +62,8 @@
  * uses, products of uniforms.
  *
  * Constructs that hit an open bug are avoided, each with a reproducer in
- * tests/nirdiff/repro/ (now: negated u32 constants); a reproducer's
- * gen-option line names an option that asks for the construct anyway,
- * where there is one.
+ * tests/nirdiff/repro/ (none now); a reproducer's gen-option line names an
+ * option that asks for the construct anyway, where there is one.
  *
  * NaN payloads are unspecified, so a float value whose bits reach a
  * non-float result (a bitcast) is made only from operations that define
@@ -2140,9 +2139,8 @@ static void gen_group(Buf *rk, Buf *calls, int index, int ncalls)
             l = lit_of(rk_of(q->ty));
             q->v = strtoll(l, NULL, 0);
         }
-        /* a negated literal, for signed types (a negated u32 constant is
-         * accepted by rake-check but traps in rake-interp:
-         * tests/nirdiff/repro/u32-const-negated.rk) */
+        /* a negated literal, for signed types (rake-check rejects a
+         * negated u32 constant: tests/nirdiff/regress/u32-const-negated.rk) */
         int neg = q->ty != T_SU && l[0] != '-' && chance(30) && strcmp(l, "2147483648.0");
         if (neg)
             q->v = -q->v;
