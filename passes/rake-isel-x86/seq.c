@@ -147,12 +147,18 @@ int fcmp(const char *pred, int a, int b)
     while (strcmp(names[p], pred))
         p++;
     if (S->level == SSE2) {
+        if (p >= 1 && p <= 4) {
+            /* SSE2's ordered predicates (LT_OS, LE_OS) signal on a quiet
+             * NaN; the spec allows invalid-operation only for a signalling
+             * one.  Compare ordered first (quiet), zero the unordered lanes
+             * of both operands, compare those, keep the ordered lanes. */
+            int ord = sse_cmpps(7, a, b);
+            int a0 = vlogic('&', a, ord), b0 = vlogic('&', b, ord);
+            int r = p <= 2 ? sse_cmpps(p, a0, b0) : sse_cmpps(p - 2, b0, a0);
+            return vlogic('&', r, ord);
+        }
         switch (p) {
         case 0: return sse_cmpps(0, a, b);
-        case 1: return sse_cmpps(1, a, b);
-        case 2: return sse_cmpps(2, a, b);
-        case 3: return sse_cmpps(1, b, a);
-        case 4: return sse_cmpps(2, b, a);
         case 5: return vlogic('&', sse_cmpps(4, a, b), sse_cmpps(7, a, b));
         case 6: return sse_cmpps(3, a, b);
         default: return sse_cmpps(7, a, b);
@@ -165,6 +171,19 @@ int fcmp(const char *pred, int a, int b)
     }
     ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
     return mask_from_k();
+}
+
+/* A comparison whose operands are never NaN (sanitised, or constants):
+ * SSE2's signalling predicates can't raise, so the direct form does. */
+static int fcmp_num(const char *pred, int a, int b)
+{
+    if (S->level != SSE2)
+        return fcmp(pred, a, b);
+    if (!strcmp(pred, "lt"))
+        return sse_cmpps(1, a, b);
+    if (!strcmp(pred, "le"))
+        return sse_cmpps(2, a, b);
+    return fcmp(pred, a, b);
 }
 
 int icmp(const char *pred, bool sign, int a, int b)
@@ -200,14 +219,17 @@ int icmp(const char *pred, bool sign, int a, int b)
 /* --- arithmetic --------------------------------------------------------------------- */
 
 /* IEEE minimum/maximum: min(a,b) | min(b,a) gives -0 for mixed zeros (for
- * max, & gives +0); unordered lanes become the canonical NaN. */
+ * max, & gives +0); unordered lanes become the canonical NaN.  minps and
+ * maxps signal on any NaN, so the unordered lanes (found by a quiet
+ * compare, which signals only for a signalling NaN) are zeroed first. */
 int fminmax(bool max, int a, int b)
 {
     const char *s = max ? "maxps" : "minps", *v = max ? "vmaxps" : "vminps";
-    int t1 = vbin(s, v, v, a, b);
-    int t2 = vbin(s, v, v, b, a);
-    int r = vlogic(max ? '&' : '|', t1, t2);
     int u = fcmp("unord", a, b);
+    int a0 = vlogic('n', a, u), b0 = vlogic('n', b, u);
+    int t1 = vbin(s, v, v, a0, b0);
+    int t2 = vbin(s, v, v, b0, a0);
+    int r = vlogic(max ? '&' : '|', t1, t2);
     return blend(u, konst_splat(0x7fc00000u), r);
 }
 
@@ -330,25 +352,27 @@ int cvt_to_f32(bool sign, int a)
     return vbin("addps", "vaddps", "", scaled, flo);
 }
 
-/* to_i32: convert (nearest even), zero the NaN lanes, restore the upper
- * saturated endpoint (the lower one is what the conversion gives). */
+/* to_i32: zero the NaN lanes (found by a quiet compare, so a quiet NaN
+ * raises nothing), convert (nearest even), and restore the upper saturated
+ * endpoint (the lower one is what the conversion gives). */
 int cvt_to_i32(int a)
 {
-    int r = unop("cvtps2dq", "vcvtps2dq", "vcvtps2dq", a);
     int two31 = konst_splat(0x4f000000u);
     if (S->level == AVX512) {
         int z = fresh(), d;
         ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(a), rk_mi(0x07));
-        ins("vmovaps", 2, rk_mmask(rk_mvd(z), true), rk_mv(r));
+        ins("vmovaps", 2, rk_mmask(rk_mvd(z), true), rk_mv(a));
+        int r = unop("", "", "vcvtps2dq", z);
         int top = konst_splat(0x7fffffffu);
         ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(two31), rk_mi(0x1d));
-        d = vmov(z);
+        d = vmov(r);
         ins("vmovaps", 2, rk_mmask(rk_mvu(d), false), rk_mv(top));
         return d;
     }
-    int nan = fcmp("unord", a, a);
-    r = vlogic('n', r, nan);
-    int big = fcmp("le", two31, a);
+    int ord = fcmp("ord", a, a);
+    int num = vlogic('&', a, ord);
+    int r = unop("cvtps2dq", "vcvtps2dq", "", num);
+    int big = fcmp_num("le", two31, num);
     return blend(big, konst_splat(0x7fffffffu), r);
 }
 
@@ -361,11 +385,11 @@ int cvt_to_u32(int a)
     int zero = konst_splat(0);
     int x = vlogic('&', a, fcmp("gt", a, zero));
     int two31 = konst_splat(0x4f000000u);
-    int hi = fcmp("le", two31, x);
+    int hi = fcmp_num("le", two31, x);
     int x2 = vbin("subps", "vsubps", "vsubps", x, vlogic('&', hi, two31));
     int r = unop("cvtps2dq", "vcvtps2dq", "vcvtps2dq", x2);
     r = vlogic('^', r, vlogic('&', hi, konst_splat(0x80000000u)));
-    int sat = fcmp("le", konst_splat(0x4f800000u), x);
+    int sat = fcmp_num("le", konst_splat(0x4f800000u), x);
     return vlogic('|', r, sat);
 }
 
@@ -383,12 +407,17 @@ int fround(char mode, int a)
         return d;
     }
     int mag = vlogic('&', a, konst_splat(0x7fffffffu));
-    int small = fcmp("lt", mag, konst_splat(0x4b000000u));
-    int i = mode == 'n' ? unop("cvtps2dq", "", "vcvtps2dq", a)
-                        : unop("cvttps2dq", "", "vcvttps2dq", a);
+    /* |a| < 2^23 as integers: non-negative floats order as their bits, and
+     * a NaN's bits are above 2^23's, so no floating-point compare is needed */
+    int small = icmp("lt", true, mag, konst_splat(0x4b000000u));
+    /* only the small lanes are converted: a NaN or a large value would
+     * raise invalid-operation in the conversion */
+    int as = vlogic('&', a, small);
+    int i = mode == 'n' ? unop("cvtps2dq", "", "vcvtps2dq", as)
+                        : unop("cvttps2dq", "", "vcvttps2dq", as);
     int f = unop("cvtdq2ps", "", "vcvtdq2ps", i);
     if (mode == 'f' || mode == 'c') {
-        int adj = mode == 'f' ? fcmp("lt", a, f) : fcmp("lt", f, a);
+        int adj = mode == 'f' ? fcmp_num("lt", as, f) : fcmp_num("lt", f, as);
         int one = vlogic('&', adj, konst_splat(0x3f800000u));
         f = mode == 'f' ? vbin("subps", "", "vsubps", f, one) : vbin("addps", "", "vaddps", f, one);
     }

@@ -4,7 +4,7 @@
  *       Runs the native-IR verifier (lib/nirverify.c) on a rake.nir
  *       document and reports every violation with its function,
  *       instruction and rule.
- *   rake-verify --object F.o < rake.mir
+ *   rake-verify --object F.o [--name SHOWN] < rake.mir
  *       Disassembles the object with Capstone and checks every register
  *       kernel against its profile's rules and against the allocated
  *       rake.mir selection it was assembled from (x86.c lists the rules).
@@ -25,7 +25,7 @@
 static void usage(void)
 {
     rk_diag_input("usage: rake-verify --ir < rake.nir\n"
-                  "       rake-verify --object F.o < rake.mir");
+                  "       rake-verify --object F.o [--name SHOWN] < rake.mir");
 }
 
 static uint8_t *read_all(const char *path, size_t *n)
@@ -46,7 +46,9 @@ static uint8_t *read_all(const char *path, size_t *n)
     return b;
 }
 
-static int object(const char *path)
+/* path is read; name is what messages call it (rakec verifies a
+ * temporary that becomes the output). */
+static int object(const char *path, const char *name)
 {
     RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 1);
     RkMModule *m = rk_mir_decode(doc.root);
@@ -63,12 +65,12 @@ static int object(const char *path)
     const char *why;
     ElfObject *obj = elf_read(bytes, n, &why);
     if (!obj) {
-        fprintf(stderr, "rake-verify: elf: %s: %s\n", path, why);
+        fprintf(stderr, "rake-verify: elf: %s: %s\n", name, why);
         return RK_EXIT_USER;
     }
     int bad = verify_x86(obj, m, p);
     if (bad) {
-        fprintf(stderr, "rake-verify: %s fails verification\n", path);
+        fprintf(stderr, "rake-verify: %s fails verification\n", name);
         return RK_EXIT_USER;
     }
     return 0;
@@ -78,7 +80,9 @@ int main(int argc, char **argv)
 {
     rk_diag_program("rake-verify");
     if (argc == 3 && !strcmp(argv[1], "--object"))
-        return object(argv[2]);
+        return object(argv[2], argv[2]);
+    if (argc == 5 && !strcmp(argv[1], "--object") && !strcmp(argv[3], "--name"))
+        return object(argv[2], argv[4]);
     if (argc != 2 || strcmp(argv[1], "--ir"))
         usage();
     RkIrDoc doc = rk_ir_read(stdin, "rake.nir", 1);

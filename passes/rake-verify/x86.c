@@ -108,6 +108,12 @@ static void normalise(csh h, cs_insn *ci, Insn *o)
                strcmp(o->mnem, "cmpps")) {
         cc_imm = x->sse_cc < (int)(sizeof sse_cc_imm / sizeof *sse_cc_imm) ? sse_cc_imm[x->sse_cc] : -1;
         strcpy(o->mnem, "cmpps");
+    } else if ((!strcmp(o->mnem, "vpcmpeqd") || !strcmp(o->mnem, "vpcmpgtd")) &&
+               strstr(ci->op_str, ", %k") != NULL) {
+        /* Capstone prints vpcmpd $0 and $6 into a k register as the
+         * aliases vpcmpeqd and vpcmpgtd; the selection writes vpcmpd */
+        cc_imm = o->mnem[5] == 'e' ? 0 : 6;
+        strcpy(o->mnem, "vpcmpd");
     } else if (!strncmp(o->mnem, "vpcmp", 5) && strcmp(o->mnem, "vpcmpeqd") &&
                strcmp(o->mnem, "vpcmpgtd") && strcmp(o->mnem, "vpcmpd") &&
                strcmp(o->mnem, "vpcmpud")) {
