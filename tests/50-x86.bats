@@ -443,33 +443,33 @@ N=$T/negative/kernels.rk
 }
 
 @test "x86 verifier: a spill to the stack and its reload are rejected (stack)" {
-    tamper x86-sse2 "$N" 's/^\tmulps\t%xmm1, %xmm3$/&\n\tmovaps\t%xmm3, -16(%rsp)\n\tmovaps\t-16(%rsp), %xmm3/' stack
-    tamper x86-avx2 "$N" 's/^\tvmulps\t%ymm1, %ymm0, %ymm3$/&\n\tvmovups\t%ymm3, -32(%rsp)\n\tvmovups\t-32(%rsp), %ymm3/' stack
+    tamper x86-sse2 "$N" '/^half:/,/ret/s/^\tmulps\t\(%xmm[0-9]*\), \(%xmm[0-9]*\)$/&\n\tmovaps\t\2, -16(%rsp)\n\tmovaps\t-16(%rsp), \2/' stack
+    tamper x86-avx2 "$N" '/^half:/,/ret/s/^\tvmulps\t\(%ymm[0-9]*\), \(%ymm[0-9]*\), \(%ymm[0-9]*\)$/&\n\tvmovups\t\3, -32(%rsp)\n\tvmovups\t-32(%rsp), \3/' stack
 }
 
 @test "x86 verifier: SSE4.1's pminsd in an x86-sse2 object is rejected (isa)" {
-    tamper x86-sse2 "$N" 's/^\tpcmpgtd\t%xmm1, %xmm2$/\tpminsd\t%xmm1, %xmm2/' isa
+    tamper x86-sse2 "$N" '/^imin:/,/ret/s/^\tpcmpgtd\t/\tpminsd\t/' isa
     [[ $output == *"pminsd is not SSE2"* ]]
 }
 
 @test "x86 verifier: an extra fused multiply-add in an x86-avx2 object is rejected (fma-count)" {
-    tamper x86-avx2 "$N" 's/^\tvmulps\t%ymm1, %ymm0, %ymm3$/\tvfmadd231ps\t%ymm1, %ymm0, %ymm3/' fma-count
+    tamper x86-avx2 "$N" '/^mul_add:/,/ret/s/^\tvmulps\t/\tvfmadd231ps\t/' fma-count
     [[ $output == *"mul_add: fma-count: 1 fused multiply-adds, but 0 were selected"* ]]
 }
 
 @test "x86 verifier: a missing fused multiply-add in an x86-avx2 object is rejected (fma-count)" {
-    tamper x86-avx2 "$T/negative/fma.rk" 's/^\tvfmadd231ps\t%ymm1, %ymm0, %ymm3$/\tvmulps\t%ymm1, %ymm0, %ymm4\n\tvaddps\t%ymm4, %ymm3, %ymm3/' fma-count
+    tamper x86-avx2 "$T/negative/fma.rk" 's/^\tvfmadd231ps\t\(%ymm[0-9]*\), \(%ymm[0-9]*\), \(%ymm[0-9]*\)$/\tvmulps\t\1, \2, %ymm15\n\tvaddps\t%ymm15, \3, \3/' fma-count
     [[ $output == *"fused: fma-count: 0 fused multiply-adds, but 1 were selected"* ]]
 }
 
 @test "x86 verifier: scalar addss on a rack is rejected (whole-register)" {
-    tamper x86-sse2 "$N" 's/^\taddps\t%xmm1, %xmm2$/\taddss\t%xmm1, %xmm2/' whole-register
-    tamper x86-avx2 "$N" 's/^\tvaddps\t%ymm1, %ymm0, %ymm2$/\tvaddss\t%xmm1, %xmm0, %xmm2/' whole-register
+    tamper x86-sse2 "$N" '/^add:/,/ret/s/^\taddps\t/\taddss\t/' whole-register
+    tamper x86-avx2 "$N" '/^add:/,/ret/s/^\tvaddps\t%ymm\([0-9]*\), %ymm\([0-9]*\), %ymm\([0-9]*\)$/\tvaddss\t%xmm\1, %xmm\2, %xmm\3/' whole-register
 }
 
 @test "x86 verifier: an EVEX instruction in an x86-avx2 object is rejected (isa)" {
-    tamper x86-avx2 "$N" 's/^\tvaddps\t%ymm1, %ymm0, %ymm2$/\tvaddps\t%zmm1, %zmm0, %zmm2/' isa
-    tamper x86-avx2 "$N" 's/^\tvaddps\t%ymm1, %ymm0, %ymm2$/\tvaddps\t%ymm1, %ymm0, %ymm2{%k1}/' isa
+    tamper x86-avx2 "$N" '/^add:/,/ret/s/^\tvaddps\t%ymm\([0-9]*\), %ymm\([0-9]*\), %ymm\([0-9]*\)$/\tvaddps\t%zmm\1, %zmm\2, %zmm\3/' isa
+    tamper x86-avx2 "$N" '/^add:/,/ret/s/^\tvaddps\t\(.*\)$/\tvaddps\t\1{%k1}/' isa
     [[ $output == *"an x86-avx2 object has no EVEX (AVX-512) instructions"* ]]
 }
 
@@ -479,7 +479,7 @@ N=$T/negative/kernels.rk
 }
 
 @test "x86 verifier: a memory operand other than a constant load is rejected (memory)" {
-    tamper x86-sse2 "$N" 's/^\tmovaps\t\.Lrk_half_c0(%rip), %xmm1$/\tmovaps\t(%rdi), %xmm1/' memory
+    tamper x86-sse2 "$N" 's/^\tmovaps\t\.Lrk_half_c0(%rip), \(%xmm[0-9]*\)$/\tmovaps\t(%rdi), \1/' memory
 }
 
 @test "x86 verifier: a general-register write is rejected (allowlist, selection, scalar-transfer)" {
@@ -493,7 +493,7 @@ N=$T/negative/kernels.rk
 }
 
 @test "x86 verifier: two swapped instructions are rejected (selection)" {
-    tamper x86-sse2 "$N" '/^\tmovaps\t%xmm3, %xmm0$/{N;s/\(.*\)\n\(.*\)/\2\n\1/}' selection
+    tamper x86-sse2 "$N" '/^imin:/,/ret/{/^\tandps/{N;s/\(.*\)\n\(.*\)/\2\n\1/}}' selection
 }
 
 # --- the command line -------------------------------------------------------------------

@@ -13,8 +13,9 @@
  *      whose left operand (else its right) is an f32 `rack.mul` of the
  *      same region becomes `rack.fma` of the multiply's operands and the
  *      add's other operand (10-gap-notes.md, section 2);
- *   3. collapsing nested selections on the same mask;
- *   4. dead-code removal of pure instructions nothing uses. */
+ *   3. common-subexpression elimination of pure instructions in a block;
+ *   4. collapsing nested selections on the same mask;
+ *   5. dead-code removal of pure instructions nothing uses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,7 +211,54 @@ static bool contract(Fn *x)
     return changed;
 }
 
-/* 3. select(m, select(m, a, b), c) = select(m, a, c), and the mirror */
+/* 3. common subexpressions: a pure instruction equal to an earlier one in
+ * its block (same operation, type, operands and attributes, and the same
+ * fused region and through mask) is replaced by it.  Rake kernels compute
+ * a tine's mask once in its through block and again in the sweep. */
+static bool same_instr(const RkInstr *a, const RkInstr *b)
+{
+    if (strcmp(a->op, b->op) || a->nargs != b->nargs || a->bits != b->bits ||
+        a->imm != b->imm || a->nlanes != b->nlanes || a->fused != b->fused ||
+        a->through != b->through || a->benign != b->benign || a->sanitized != b->sanitized ||
+        !a->type != !b->type || (a->type && !rk_ty_equal(a->type, b->type)))
+        return false;
+    if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
+        return false;
+    for (int k = 0; k < a->nargs; k++)
+        if (a->args[k] != b->args[k])
+            return false;
+    for (int k = 0; k < a->nlanes; k++)
+        if (a->lanes[k] != b->lanes[k])
+            return false;
+    return true;
+}
+
+static bool cse(Fn *x)
+{
+    RkFunc *f = x->f;
+    bool changed = false;
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            const RkOpInfo *op = rk_nir_op(in->op);
+            if (in->id < 0 || !op || !(op->flags & RK_OP_PURE) || !x->uses[in->id])
+                continue;
+            for (int k = 0; k < j; k++) {
+                RkInstr *o = b->instrs[k];
+                if (o->id >= 0 && same_instr(o, in)) {
+                    replace_uses(f, in->id, o->id);
+                    x->uses[in->id] = 0;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    return changed;
+}
+
+/* 4. select(m, select(m, a, b), c) = select(m, a, c), and the mirror */
 static bool collapse(Fn *x)
 {
     RkFunc *f = x->f;
@@ -234,7 +282,7 @@ static bool collapse(Fn *x)
     return changed;
 }
 
-/* 4. dead code */
+/* 5. dead code */
 static bool removable(const RkInstr *in)
 {
     const RkOpInfo *op = rk_nir_op(in->op);
@@ -273,9 +321,21 @@ static void optimise(RkFunc *f, const RkProfile *p)
         while (substitute(&x))
             reindex(&x);
     }
-    reindex(&x);
-    while (collapse(&x))
+    /* collapsing can make selections equal, and merging them can make
+     * more collapse: iterate both to one fixed point */
+    bool changed = true;
+    while (changed) {
+        changed = false;
         reindex(&x);
+        while (cse(&x) || substitute(&x)) {
+            reindex(&x);
+            changed = true;
+        }
+        while (collapse(&x)) {
+            reindex(&x);
+            changed = true;
+        }
+    }
     while (dce(&x))
         reindex(&x);
     free(x.def);
