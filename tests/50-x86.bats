@@ -289,7 +289,7 @@ EOF
             pg=$((pg + $(sed 's/^[^:]*: [^:]*: \([0-9]*\) generated.*/\1/' <<<"$line")))
             pr=$((pr + $(sed 's/^[^:]*: [^:]*: [0-9]* generated, \([0-9]*\) rejected.*/\1/' <<<"$line")))
         done
-        echo "# $p: $pg generated, $pr rejected (by the allocator for register pressure, or a module constant that doesn't check as a literal)" >&3
+        echo "# $p: $pg generated, $pr rejected (by the allocator: more values live at once than registers)" >&3
     done
     echo "# random kernels: $gen generated, $rej rejected, $ker compiled and verified, $ran run ($calls calls), $mis mismatches; $known functions verified but for a known verifier bug" >&3
     has_avx512 || echo "# x86-avx512: $no_avx512_reason" >&3
