@@ -25,6 +25,8 @@ typedef struct Sel {
     const char *origin;  /* the op being selected */
     int nir;
     RkLoc loc;           /* its source location */
+    int *kvreg;          /* constant index -> the vreg loaded with it, or -1 */
+    int nk;
 } Sel;
 
 extern Sel *S;

@@ -127,6 +127,8 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         rk_diag_internal("kernel %s has %d blocks", nf->name, nf->nblocks);
     RkMFunc *mf = rk_mir_func(mm, nf->name, nf->kind);
     mf->loc = nf->loc;
+    S->kvreg = NULL;
+    S->nk = 0;
     S->nf = nf;
     S->mf = mf;
     S->vreg = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
@@ -172,7 +174,7 @@ int main(int argc, char **argv)
     rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
     Sel sel = {p, !strcmp(p->name, "x86-sse2") ? SSE2 : !strcmp(p->name, "x86-avx2") ? AVX2
                                                                                      : AVX512,
-               NULL, NULL, NULL, NULL, NULL, -1, {0, 0}};
+               NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0};
     S = &sel;
     RkMModule *mm = RK_NEW(RkMModule);
     mm->source = nm->source;

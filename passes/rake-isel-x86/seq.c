@@ -39,25 +39,41 @@ void ins(const char *op, int nops, ...)
 
 static const char *MOV(void) { return pick("movaps", "vmovaps", "vmovaps"); }
 
+/* Each constant is loaded once per kernel, where it is first needed, and
+ * every later use reads that register (sequences never write a constant's
+ * register: their destructive operands are copies).  If registers run out,
+ * rake-ra repeats the load instead. */
+static int load_const(const char *op, int cidx)
+{
+    if (cidx >= S->nk) {
+        int n = cidx + 16;
+        int *k = rk_arena_alloc(&rk_heap, sizeof *k * (size_t)n);
+        for (int i = 0; i < n; i++)
+            k[i] = i < S->nk ? S->kvreg[i] : -1;
+        S->kvreg = k;
+        S->nk = n;
+    }
+    if (S->kvreg[cidx] < 0) {
+        int d = fresh();
+        ins(op, 2, rk_mvd(d), rk_mc(cidx));
+        S->kvreg[cidx] = d;
+    }
+    return S->kvreg[cidx];
+}
+
 int konst_splat(uint32_t bits)
 {
-    int d = fresh();
     if (S->level == SSE2) {
         uint32_t w[4] = {bits, bits, bits, bits};
-        ins("movaps", 2, rk_mvd(d), rk_mc(rk_mir_const(S->mf, 16, w)));
-    } else {
-        ins("vbroadcastss", 2, rk_mvd(d), rk_mc(rk_mir_const(S->mf, 4, &bits)));
+        return load_const("movaps", rk_mir_const(S->mf, 16, w));
     }
-    return d;
+    return load_const("vbroadcastss", rk_mir_const(S->mf, 4, &bits));
 }
 
 int konst_vector(const uint32_t *words)
 {
-    int d = fresh();
-    int n = lanes();
-    ins(pick("movaps", "vmovups", "vmovups"), 2, rk_mvd(d),
-        rk_mc(rk_mir_const(S->mf, n * 4, words)));
-    return d;
+    return load_const(pick("movaps", "vmovups", "vmovups"),
+                      rk_mir_const(S->mf, lanes() * 4, words));
 }
 
 static void kload(uint32_t bits)

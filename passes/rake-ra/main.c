@@ -92,15 +92,13 @@ static void ranges(RkMFunc *f, Range *r)
     }
 }
 
-/* A value defined by a constant load and nothing else: `vmovups =vN, C2`.
- * A reload this pass inserted is not split again, so each constant is
- * split at most once and allocation ends. */
+/* A value defined by a constant load and nothing else: `vmovups =vN, C2`. */
 static bool remat_def(const RkMFunc *f, int v, int def)
 {
     if (def < 0)
         return false;
     const RkMInstr *in = &f->instrs[def];
-    return strcmp(in->origin, "remat") && in->nops == 2 && in->ops[0].kind == 'v' && in->ops[0].vreg == v && in->ops[0].def &&
+    return in->nops == 2 && in->ops[0].kind == 'v' && in->ops[0].vreg == v && in->ops[0].def &&
            !in->ops[0].use && !in->ops[0].mask && !in->ops[0].width && in->ops[1].kind == 'c';
 }
 
@@ -137,7 +135,8 @@ static bool rematerialise(RkMFunc *f, const Range *r, const int *owner, int nreg
         int next = i + 1;
         while (next <= r[v].last && !uses_at(&f->instrs[next], v))
             next++;
-        if (next > r[v].last)
+        /* a reload right after i would need a register where i did */
+        if (next > r[v].last || next == i + 1)
             continue;
         if (next > victim_next) {
             victim = v;
@@ -252,6 +251,10 @@ static void allocate(RkMFunc *f, const RkProfile *p, const char *source)
 {
     int nregs = p->vregs;
     int *owner = calloc((size_t)nregs + 1, sizeof *owner); /* vreg + 1, 0 = free */
+    /* a bound on reloads, so allocation always ends: a few per constant */
+    int budget = 16;
+    for (int i = 0; i < f->ninstrs; i++)
+        budget += 4 * (f->instrs[i].nops == 2 && f->instrs[i].ops[1].kind == 'c');
     for (;;) {
         Range *r = calloc((size_t)f->nvregs + 1, sizeof *r);
         int stuck = scan(f, r, owner, nregs);
@@ -260,9 +263,8 @@ static void allocate(RkMFunc *f, const RkProfile *p, const char *source)
             free(r);
             break;
         }
-        /* each reload frees a register over part of the function; each
-         * constant is split once, so the constants bound the rounds */
-        if (!rematerialise(f, r, owner, nregs, stuck))
+        /* each reload frees a register over part of the function */
+        if (budget-- == 0 || !rematerialise(f, r, owner, nregs, stuck))
             out_of_registers(f, p, source, owner, stuck);
         free(r);
     }
