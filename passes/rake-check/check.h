@@ -96,6 +96,7 @@ RkNode *find_global_tine(const char *name);
 RkNode *find_pack(const char *name);
 RkNode *pack_field(RkNode *pack, const char *field);
 const RkType *resolve_type(RkNode *t, bool vector);
+const RkType *resolve_slow_param_type(RkNode *t);
 bool is_whole_program(void);
 void check_module(void);
 void ensure_tine_checked(RkNode *tine);

@@ -93,6 +93,28 @@ static const RkType *type_name(RkNode *t)
     return &rk_ty_error;
 }
 
+/* A slow function's parameter: `mut [N]T` is an array passed by reference
+ * that the function may write (page 10: "With mut it is writable, and the
+ * argument must be a writable location").  Records would go here too. */
+const RkType *resolve_slow_param_type(RkNode *t)
+{
+    if (t->kind != RK_TYPE_MUT)
+        return resolve_type(t, false);
+    const RkType *e = resolve_type(t->elem, false);
+    if (is_error(e))
+        return e;
+    if (e->kind != RK_T_ARRAY) {
+        ERROR(t->loc, "'mut' goes with array parameters (mut [N]T) and views (mut []T); "
+                      "%s is passed by value",
+              ty_name(e));
+        return &rk_ty_error;
+    }
+    RkType *m = rk_arena_alloc(&rk_heap, sizeof *m);
+    *m = *e;
+    m->mut = true;
+    return m;
+}
+
 const RkType *resolve_type(RkNode *t, bool vector)
 {
     (void)vector;
@@ -140,8 +162,8 @@ const RkType *resolve_type(RkNode *t, bool vector)
                       "implemented by this compiler yet");
         return &rk_ty_error;
     case RK_TYPE_MUT:
-        ERROR(t->loc, "'mut' parameters other than views are not implemented "
-                      "by this compiler yet");
+        ERROR(t->loc, "'mut' marks a slow function's array parameter (mut [N]T) or a "
+                      "view (mut []T), not this");
         return &rk_ty_error;
     case RK_TYPE_UNIT:
         return &rk_ty_unit;

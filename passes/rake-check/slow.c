@@ -515,7 +515,8 @@ static void sassign(RkNode *s)
         RkNode *d = b ? NULL : find_decl(t->name);
         const RkType *tt;
         if (b) {
-            if (b->kind != B_VAR) {
+            bool mut_param = b->kind == B_PARAM && b->type->kind == RK_T_ARRAY && b->type->mut;
+            if (b->kind != B_VAR && !mut_param) {
                 ERROR(t->loc, "'%s' is not a location: create one with %s := e",
                       t->name, t->name);
                 check_sexpr(s->value, NULL);
@@ -748,7 +749,7 @@ void check_slow_fn(RkNode *fn)
     fn_begin(fn, FN_SLOW);
     for (int i = 0; i < fn->params.len; i++) {
         RkNode *p = fn->params.items[i];
-        const RkType *t = resolve_type(p->type, false);
+        const RkType *t = resolve_slow_param_type(p->type);
         if (p->uniform)
             ERROR(p->loc, "a slow function's parameters are plain: %s: T", p->name);
         if (!is_error(t) && (t->kind == RK_T_RACK || t->kind == RK_T_MASK)) {

@@ -30,7 +30,8 @@ bool slow_writable(RkNode *a)
     if (a->kind == RK_NAME) {
         Binding *b = lookup(a->name);
         if (b)
-            return b->kind == B_VAR;
+            return b->kind == B_VAR || (b->kind == B_PARAM && b->type->kind == RK_T_ARRAY &&
+                                        b->type->mut);
         RkNode *d = find_decl(a->name);
         return d && d->kind == RK_STATE;
     }
@@ -54,7 +55,9 @@ const char *slow_readonly_reason(RkNode *a)
             return rk_arena_printf(&rk_heap, "'%s' is a read-only view (%s)", text,
                                    rk_ty_str(t));
         if (b && b->kind == B_PARAM)
-            return rk_arena_printf(&rk_heap, "'%s' is a parameter, passed read-only", text);
+            return rk_arena_printf(&rk_heap, "'%s' is an array parameter, read-only unless "
+                                             "declared mut",
+                                   text);
         if (b && b->kind == B_LET)
             return rk_arena_printf(&rk_heap, "'%s' is a let binding, which can't be "
                                              "changed",
@@ -144,6 +147,12 @@ static bool data_arg(RkNode *a, const RkType *pt, const char *what)
     if (!rk_ty_equal(v.ty, pt)) {
         ERROR(a->loc, "%s is %s, but this argument is %s", what, ty_name(pt),
               ty_name(v.ty));
+        return false;
+    }
+    if (pt->kind == RK_T_ARRAY && pt->mut && !slow_writable(a)) {
+        ERROR(a->loc, "%s is a mut array, but %s: pass an array bound with :=, module "
+                      "state or a mut array parameter",
+              what, slow_readonly_reason(a));
         return false;
     }
     return true;
@@ -236,7 +245,7 @@ static Info call_slow(RkNode *call, RkNode *fn)
 {
     for (int i = 0; i < call->args.len; i++) {
         RkNode *p = fn->params.items[i];
-        const RkType *pt = resolve_type(p->type, false);
+        const RkType *pt = resolve_slow_param_type(p->type);
         data_arg(call->args.items[i], pt,
                  rk_arena_printf(&rk_heap, "parameter '%s' of %s", p->name, fn->name));
     }

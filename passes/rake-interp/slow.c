@@ -564,15 +564,28 @@ Val eval_slow(RkNode *e)
 
 static Flow exec_list(RkList body);
 
+/* Assigning an array writes its elements into the array's storage, as C
+ * does: views and stack columns on it see the new values, and a `mut`
+ * array parameter writes the caller's array. */
+static void assign_value(Val *dst, Val v)
+{
+    if (dst->kind == V_ARRAY && v.kind == V_ARRAY && dst->arr && v.arr &&
+        dst->arr->n == v.arr->n) {
+        memmove(dst->arr->data, v.arr->data, sizeof(uint64_t) * (size_t)v.arr->n);
+        return;
+    }
+    *dst = array_copy(v);
+}
+
 NOINLINE static void sassign(RkNode *s)
 {
     RkNode *t = s->target;
-    Val v = array_copy(eval_slow(s->value));
+    Val v = eval_slow(s->value);
     if (t->kind == RK_NAME) {
         if (t->ref && !strcmp(t->ref, "state"))
-            *global_value(t) = v;
+            assign_value(global_value(t), v);
         else
-            *slot(t) = v;
+            assign_value(slot(t), v);
         return;
     }
     Val o = eval_slow(t->object), i = eval_slow(t->index);
