@@ -632,35 +632,27 @@ static const char *const mul_ops[] = {"*", "/", "%", NULL};
 static const char *const add_ops[] = {"+", "-", NULL};
 static const char *const cmp_ops[] = {"=", "!=", "<", "<=", ">", ">=", NULL};
 
-static RkNode *mul_expr(Parser *p)
+/* operand (op operand)*, grouped to the left; *count says how many ops */
+static RkNode *left_assoc(Parser *p, const char *const *ops, RkNode *(*operand)(Parser *),
+                          int *count)
 {
-    RkNode *e = parse_unary(p);
-    while (is_any(p, mul_ops)) {
+    RkNode *e = operand(p);
+    while (is_any(p, ops)) {
         Tok *op = advance(p);
-        e = binary(op, e, parse_unary(p));
+        e = binary(op, e, operand(p));
+        if (count)
+            ++*count;
     }
     return e;
 }
 
-static RkNode *add_expr(Parser *p)
-{
-    RkNode *e = mul_expr(p);
-    while (is_any(p, add_ops)) {
-        Tok *op = advance(p);
-        e = binary(op, e, mul_expr(p));
-    }
-    return e;
-}
+static RkNode *mul_expr(Parser *p) { return left_assoc(p, mul_ops, parse_unary, NULL); }
+static RkNode *add_expr(Parser *p) { return left_assoc(p, add_ops, mul_expr, NULL); }
 
 static RkNode *cmp_expr(Parser *p)
 {
-    RkNode *e = add_expr(p);
-    bool compared = false;
-    while (is_any(p, cmp_ops)) {
-        Tok *op = advance(p);
-        e = binary(op, e, add_expr(p));
-        compared = true;
-    }
+    int compared = 0;
+    RkNode *e = left_assoc(p, cmp_ops, add_expr, &compared);
     if (compared && is(p, "gaps"))
         syntax_error(peek(p), "'gaps' follows a tine or a parenthesised "
                               "predicate: write (comparison) gaps");
@@ -760,25 +752,8 @@ static RkNode *arith_unary(Parser *p)
     return n;
 }
 
-static RkNode *arith_mul(Parser *p)
-{
-    RkNode *e = arith_unary(p);
-    while (is_any(p, mul_ops)) {
-        Tok *op = advance(p);
-        e = binary(op, e, arith_unary(p));
-    }
-    return e;
-}
-
-static RkNode *arith(Parser *p)
-{
-    RkNode *e = arith_mul(p);
-    while (is_any(p, add_ops)) {
-        Tok *op = advance(p);
-        e = binary(op, e, arith_mul(p));
-    }
-    return e;
-}
+static RkNode *arith_mul(Parser *p) { return left_assoc(p, mul_ops, arith_unary, NULL); }
+static RkNode *arith(Parser *p) { return left_assoc(p, add_ops, arith_mul, NULL); }
 
 /* After a '(' at position `open`, does the matching ')' close arithmetic
  * (it is followed by an operator) rather than a predicate? */
