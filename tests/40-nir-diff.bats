@@ -2,7 +2,7 @@
 # tests/40-nir-diff.bats: the native-IR evaluator against the tree
 # interpreter, on random kernels.
 #
-# tools/gen-kernels.c (built here) writes random, well-typed scratches and
+# tools/gen-kernels/ (built here) writes random, well-typed scratches and
 # rakes (global and local tines, through blocks with and without else,
 # sweeps with gaps and `_`, fused bindings, helpers they call, every
 # operation of the f32s/i32s/u32s subset) for a profile, and calls for
@@ -49,7 +49,7 @@ ND=$RAKE_ROOT/tests/nirdiff
 PASS_NAMES=(rake-parse rake-check rake-lower rake-opt rake-interp)
 
 setup_file() {
-    cc -O2 -std=c11 -o "$BATS_FILE_TMPDIR/gen-kernels" "$RAKE_ROOT/tools/gen-kernels.c"
+    cc -O2 -std=c11 -o "$BATS_FILE_TMPDIR/gen-kernels" "$RAKE_ROOT"/tools/gen-kernels/*.c
     # Private copies of the passes, in case bin/ is rebuilt during the run
     # (a batch must not mix two builds).
     local from to prog
@@ -70,7 +70,7 @@ setup() {
     BIN=$BATS_FILE_TMPDIR/bin
     ASAN_BIN=$BATS_FILE_TMPDIR/asan-bin
     [ -x "$GEN" ] || {
-        echo "tools/gen-kernels.c did not build"
+        echo "tools/gen-kernels/ did not build"
         return 1
     }
 }

@@ -40,8 +40,8 @@ KERNELS=${RAKE_X86_KERNELS:-490}
 MIN_KERNELS=${RAKE_X86_MIN_KERNELS:-10000}
 
 setup_file() {
-    if [ -f "$RAKE_ROOT/tools/gen-kernels.c" ]; then
-        cc -O2 -std=c11 -o "$BATS_FILE_TMPDIR/gen-kernels" "$RAKE_ROOT/tools/gen-kernels.c"
+    if [ -f "$RAKE_ROOT/tools/gen-kernels/main.c" ]; then
+        cc -O2 -std=c11 -o "$BATS_FILE_TMPDIR/gen-kernels" "$RAKE_ROOT"/tools/gen-kernels/*.c
     fi
 }
 
@@ -247,7 +247,7 @@ EOF
 # --- differential execution of random kernels --------------------------------------
 
 @test "x86 diff: at least 10,000 random kernels from tools/gen-kernels, compiled, verified and run against rake-interp, without a mismatch" {
-    [ -x "$BATS_FILE_TMPDIR/gen-kernels" ] || skip "tools/gen-kernels.c is not in the tree yet"
+    [ -x "$BATS_FILE_TMPDIR/gen-kernels" ] || skip "tools/gen-kernels/ is not in the tree yet"
     local d=$BATS_TEST_TMPDIR/random b p s opt jobs=$BATS_TEST_TMPDIR/jobs
     mkdir -p "$d"
     : >"$jobs"
