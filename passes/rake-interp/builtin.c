@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "interp.h"
+#include "lanewise.h"
 #include "lanes.h"
 
 static float F(uint64_t b) { return rk_f32((uint32_t)b); }
@@ -37,31 +38,6 @@ static uint64_t f32_unary(const char *n, uint64_t x)
     }
 }
 
-static uint64_t int_abs(RkElem e, uint64_t x)
-{
-    if (e == RK_E_U8) /* abs of a u8s rack treats lanes as signed bytes */
-        return (int8_t)x < 0 ? norm(e, (uint64_t)(-(int64_t)(int8_t)x)) : x;
-    return (int64_t)x < 0 ? norm(e, 0 - x) : x;
-}
-
-static uint64_t minmax(bool max, RkElem e, uint64_t a, uint64_t b)
-{
-    if (e == RK_E_F32)
-        return max ? rk_f32_max((uint32_t)a, (uint32_t)b) : rk_f32_min((uint32_t)a, (uint32_t)b);
-    bool less = rk_elem_is_signed(e) ? (int64_t)b < (int64_t)a : b < a;
-    bool more = rk_elem_is_signed(e) ? (int64_t)b > (int64_t)a : b > a;
-    return max ? (more ? b : a) : (less ? b : a);
-}
-
-static uint64_t reduce_step(const char *op, RkElem e, uint64_t acc, uint64_t x)
-{
-    if (!strcmp(op, "sum"))
-        return e == RK_E_F32 ? B(F(acc) + F(x)) : norm(e, acc + x);
-    if (!strcmp(op, "product"))
-        return e == RK_E_F32 ? B(F(acc) * F(x)) : norm(e, acc * x);
-    return minmax(!strcmp(op, "maximum"), e, acc, x);
-}
-
 static Val reduce(RkNode *call)
 {
     Val a = arg(call, 0);
@@ -70,7 +46,7 @@ static Val reduce(RkNode *call)
     uint64_t acc = a.v[0];
     Val out = a;
     for (int i = 1; i < a.lanes; i++) {
-        acc = reduce_step(op, a.elem, acc, a.v[i]);
+        acc = rk_lane_reduce_step(op, a.elem, acc, a.v[i]);
         out.v[i] = acc;
     }
     return scan ? out : v_scalar(a.elem, acc);
@@ -196,7 +172,7 @@ Val builtin_vector(RkNode *call)
     if (!strcmp(n, "abs")) {
         Val a = arg(call, 0);
         for (int i = 0; i < a.lanes; i++)
-            a.v[i] = a.elem == RK_E_F32 ? rk_f32_abs((uint32_t)a.v[i]) : int_abs(a.elem, a.v[i]);
+            a.v[i] = a.elem == RK_E_F32 ? rk_f32_abs((uint32_t)a.v[i]) : rk_lane_abs(a.elem, a.v[i]);
         return a;
     }
     if (!strcmp(n, "min") || !strcmp(n, "max") || !strcmp(n, "relaxed_min") ||
@@ -204,7 +180,7 @@ Val builtin_vector(RkNode *call)
         Val a = rack_arg(call, 0, t->elem), b = rack_arg(call, 1, t->elem);
         bool max = !strcmp(n + strlen(n) - 3, "max");
         for (int i = 0; i < a.lanes; i++)
-            a.v[i] = minmax(max, a.elem, a.v[i], b.v[i]);
+            a.v[i] = rk_lane_minmax(max, a.elem, a.v[i], b.v[i]);
         return a;
     }
     if (!strcmp(n, "fma") || !strncmp(n, "relaxed_", 8))

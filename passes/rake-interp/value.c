@@ -10,22 +10,11 @@
 
 #include "arena.h"
 #include "interp.h"
+#include "lanewise.h"
 
 Interp *I;
 
-uint64_t norm(RkElem e, uint64_t x)
-{
-    switch (e) {
-    case RK_E_I8: return (uint64_t)(int64_t)(int8_t)x;
-    case RK_E_I16: return (uint64_t)(int64_t)(int16_t)x;
-    case RK_E_I32: return (uint64_t)(int64_t)(int32_t)x;
-    case RK_E_U8: return x & 0xff;
-    case RK_E_U16: return x & 0xffff;
-    case RK_E_U32: case RK_E_F32: return x & 0xffffffffu;
-    case RK_E_BOOL: return x & 1;
-    default: return x;
-    }
-}
+uint64_t norm(RkElem e, uint64_t x) { return rk_lane_norm(e, x); }
 
 uint64_t elem_size(RkElem e)
 {

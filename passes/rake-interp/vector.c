@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "interp.h"
 #include "lanes.h"
+#include "lanewise.h"
 
 Val eval_under(RkNode *e, uint64_t active)
 {
@@ -23,52 +24,15 @@ Val eval_under(RkNode *e, uint64_t active)
 
 /* --- scalar lane operations --------------------------------------------------- */
 
-static float F(uint64_t b) { return rk_f32((uint32_t)b); }
-static uint64_t B(float f) { return rk_bits(f); }
-
-static uint64_t arith(char op, RkElem e, uint64_t a, uint64_t b)
-{
-    if (e == RK_E_F32) {
-        switch (op) {
-        case '+': return B(F(a) + F(b));
-        case '-': return B(F(a) - F(b));
-        case '*': return B(F(a) * F(b));
-        default: return B(F(a) / F(b));
-        }
-    }
-    switch (op) {
-    case '+': return norm(e, a + b);
-    case '-': return norm(e, a - b);
-    default: return norm(e, a * b);
-    }
-}
-
+/* The source's comparison operators by lib/lanewise.c's names. */
 static bool compare(const char *op, RkElem e, uint64_t a, uint64_t b)
 {
-    if (e == RK_E_F32) {
-        float x = F(a), y = F(b);
-        if (!strcmp(op, "=")) return x == y;
-        if (!strcmp(op, "!=")) return x < y || x > y;
-        if (!strcmp(op, "<")) return x < y;
-        if (!strcmp(op, "<=")) return x <= y;
-        if (!strcmp(op, ">")) return x > y;
-        return x >= y;
-    }
-    if (rk_elem_is_signed(e)) {
-        int64_t x = (int64_t)a, y = (int64_t)b;
-        if (!strcmp(op, "=")) return x == y;
-        if (!strcmp(op, "!=")) return x != y;
-        if (!strcmp(op, "<")) return x < y;
-        if (!strcmp(op, "<=")) return x <= y;
-        if (!strcmp(op, ">")) return x > y;
-        return x >= y;
-    }
-    if (!strcmp(op, "=")) return a == b;
-    if (!strcmp(op, "!=")) return a != b;
-    if (!strcmp(op, "<")) return a < b;
-    if (!strcmp(op, "<=")) return a <= b;
-    if (!strcmp(op, ">")) return a > b;
-    return a >= b;
+    static const char *const src[] = {"=", "!=", "<", "<=", ">", ">="};
+    static const char *const lane[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(op, src[i]))
+            return rk_lane_compare(lane[i], e, a, b);
+    rk_diag_internal("no comparison '%s'", op);
 }
 
 /* Two operands of a lane-wise operation, a scalar broadcast to the other's
@@ -119,7 +83,7 @@ static Val binary(RkNode *e)
     if (arith_op) {
         r = a;
         for (int i = 0; i < n; i++)
-            r.v[i] = arith(op[0], a.elem, a.v[i], b.v[i]);
+            r.v[i] = rk_lane_arith(op[0], a.elem, a.v[i], b.v[i]);
         return r;
     }
     if (a.kind == V_SCALAR) {
