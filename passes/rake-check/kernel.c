@@ -744,32 +744,47 @@ void check_rake(RkNode *fn)
 
 /* --- calls to scratches and rakes -------------------------------------------- */
 
-static bool uses_cross_lane(RkNode *n, int depth)
+/* A question asked of a node at a call depth, with its kernel k. */
+typedef bool (*NodeTest)(RkNode *n, int depth, RkNode *k);
+
+/* Does test hold for a child of n: an operand, a statement or an arm? */
+static bool any_child(RkNode *n, int depth, NodeTest test, RkNode *k)
+{
+    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
+                      n->value, n->object, n->index, n->pred};
+    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
+        if (test(kids[i], depth, k))
+            return true;
+    RkList lists[] = {n->args, n->body, n->arms};
+    for (size_t l = 0; l < 3; l++)
+        for (int i = 0; i < lists[l].len; i++)
+            if (test(lists[l].items[i], depth, k))
+                return true;
+    return false;
+}
+
+static bool uses_cross_lane(RkNode *n, int depth, RkNode *unused);
+
+/* Does the scratch or rake this call names move lanes? */
+static bool callee_crosses(RkNode *call, int depth)
+{
+    RkNode *d = find_decl(call->name);
+    if (d && (d->kind == RK_SCRATCH || d->kind == RK_RAKE))
+        for (int i = 0; i < d->body.len; i++)
+            if (uses_cross_lane(d->body.items[i], depth + 1, NULL))
+                return true;
+    return false;
+}
+
+static bool uses_cross_lane(RkNode *n, int depth, RkNode *unused)
 {
     if (!n || depth > 40)
         return false;
     if (n->kind == RK_SHUFFLE)
         return true;
-    if (n->kind == RK_CALL) {
-        if (is_cross_lane_builtin(n->name))
-            return true;
-        RkNode *d = find_decl(n->name);
-        if (d && (d->kind == RK_SCRATCH || d->kind == RK_RAKE))
-            for (int i = 0; i < d->body.len; i++)
-                if (uses_cross_lane(d->body.items[i], depth + 1))
-                    return true;
-    }
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->object, n->index, n->pred};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        if (uses_cross_lane(kids[i], depth))
-            return true;
-    RkList lists[] = {n->args, n->body, n->arms};
-    for (size_t l = 0; l < 3; l++)
-        for (int i = 0; i < lists[l].len; i++)
-            if (uses_cross_lane(lists[l].items[i], depth))
-                return true;
-    return false;
+    if (n->kind == RK_CALL && (is_cross_lane_builtin(n->name) || callee_crosses(n, depth)))
+        return true;
+    return any_child(n, depth, uses_cross_lane, unused);
 }
 
 static bool is_param_of(RkNode *k, const char *name)
@@ -785,7 +800,7 @@ static bool is_param_of(RkNode *k, const char *name)
  * k's own parameters reads only what the caller passed, which is fully
  * computed when the arguments are fully defined; anything else, including
  * a call to another kernel that moves lanes, counts. */
-static bool moves_computed_lanes(RkNode *k, RkNode *n, int depth)
+static bool moves_computed_lanes(RkNode *n, int depth, RkNode *k)
 {
     if (!n || depth > 40)
         return false;
@@ -800,32 +815,17 @@ static bool moves_computed_lanes(RkNode *k, RkNode *n, int depth)
         }
         return false;
     }
-    if (n->kind == RK_CALL) {
-        RkNode *d = find_decl(n->name);
-        if (d && (d->kind == RK_SCRATCH || d->kind == RK_RAKE))
-            for (int i = 0; i < d->body.len; i++)
-                if (uses_cross_lane(d->body.items[i], depth + 1))
-                    return true;
-    }
+    if (n->kind == RK_CALL && callee_crosses(n, depth))
+        return true;
     if (n->kind == RK_LET && is_param_of(k, n->name))
         return true; /* a parameter's name rebound: be conservative */
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->object, n->index, n->pred};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        if (moves_computed_lanes(k, kids[i], depth))
-            return true;
-    RkList lists[] = {n->args, n->body, n->arms};
-    for (size_t l = 0; l < 3; l++)
-        for (int i = 0; i < lists[l].len; i++)
-            if (moves_computed_lanes(k, lists[l].items[i], depth))
-                return true;
-    return false;
+    return any_child(n, depth, moves_computed_lanes, k);
 }
 
 static bool kernel_moves_computed_lanes(RkNode *k)
 {
     for (int i = 0; i < k->body.len; i++)
-        if (moves_computed_lanes(k, k->body.items[i], 0))
+        if (moves_computed_lanes(k->body.items[i], 0, k))
             return true;
     return false;
 }
@@ -860,11 +860,11 @@ Info check_call_kernel(RkNode *call, RkNode *callee)
         def = rk_bdd_and(def, ai.def);
         args_def = rk_bdd_and(args_def, ai.def);
     }
-    if (C->kind == FN_STACK_RUN && uses_cross_lane(callee, 0))
+    if (C->kind == FN_STACK_RUN && uses_cross_lane(callee, 0, NULL))
         require_cap(RK_FEAT_STACK_RUN_CROSS_LANE, call->loc,
                     rk_arena_printf(&rk_heap, "%s (it moves data across lanes)",
                                     callee->name));
-    else if (!bad && def != RK_BDD_TRUE && uses_cross_lane(callee, 0)) {
+    else if (!bad && def != RK_BDD_TRUE && uses_cross_lane(callee, 0, NULL)) {
         /* Under a mask the callee computes only the active lanes, and an
          * argument may be undefined outside them: a lane move inside it
          * would read those lanes (page 00: cross-lane operations need fully

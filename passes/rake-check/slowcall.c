@@ -70,6 +70,15 @@ const char *slow_readonly_reason(RkNode *a)
     return rk_arena_printf(&rk_heap, "'%s' is not a location", text);
 }
 
+/* The first column of a stack literal on read-only storage, or NULL. */
+static RkNode *ro_column(RkNode *e)
+{
+    for (int i = 0; e->kind == RK_STACK_LIT && i < e->fields.len; i++)
+        if (!slow_writable(e->fields.items[i]->value))
+            return e->fields.items[i];
+    return NULL;
+}
+
 /* Does this stack value sit on read-only storage (a column that is a
  * const, a parameter's array or a read-only view)?  A run writes its
  * result into the result argument's columns, and a column is a view that
@@ -80,21 +89,7 @@ bool slow_stack_ro(RkNode *e)
         Binding *b = lookup(e->name);
         return b && b->ro_stack;
     }
-    if (e->kind == RK_STACK_LIT) {
-        for (int i = 0; i < e->fields.len; i++)
-            if (!slow_writable(e->fields.items[i]->value))
-                return true;
-    }
-    return false;
-}
-
-/* The first column of a stack literal on read-only storage, or NULL. */
-static RkNode *ro_column(RkNode *e)
-{
-    for (int i = 0; e->kind == RK_STACK_LIT && i < e->fields.len; i++)
-        if (!slow_writable(e->fields.items[i]->value))
-            return e->fields.items[i];
-    return NULL;
+    return ro_column(e) != NULL;
 }
 
 static Info scalar_arg_to_vector(RkNode *a, const RkType *pt, const char *callee)

@@ -92,14 +92,16 @@ static void ranges(RkMFunc *f, Range *r)
     }
 }
 
+static bool const_load(const RkMInstr *in) { return in->nops == 2 && in->ops[1].kind == 'c'; }
+
 /* A value defined by a constant load and nothing else: `vmovups =vN, C2`. */
 static bool remat_def(const RkMFunc *f, int v, int def)
 {
     if (def < 0)
         return false;
     const RkMInstr *in = &f->instrs[def];
-    return in->nops == 2 && in->ops[0].kind == 'v' && in->ops[0].vreg == v && in->ops[0].def &&
-           !in->ops[0].use && !in->ops[0].mask && !in->ops[0].width && in->ops[1].kind == 'c';
+    return const_load(in) && in->ops[0].kind == 'v' && in->ops[0].vreg == v && in->ops[0].def &&
+           !in->ops[0].use && !in->ops[0].mask && !in->ops[0].width;
 }
 
 static bool uses_at(const RkMInstr *in, int v)
@@ -254,7 +256,7 @@ static void allocate(RkMFunc *f, const RkProfile *p, const char *source)
     /* a bound on reloads, so allocation always ends: a few per constant */
     int budget = 16;
     for (int i = 0; i < f->ninstrs; i++)
-        budget += 4 * (f->instrs[i].nops == 2 && f->instrs[i].ops[1].kind == 'c');
+        budget += 4 * const_load(&f->instrs[i]);
     for (;;) {
         Range *r = calloc((size_t)f->nvregs + 1, sizeof *r);
         int stuck = scan(f, r, owner, nregs);
