@@ -20,18 +20,17 @@ static bool is_f32_rack(RkNode *n)
     return n->ty && !strcmp(n->ty, "f32s");
 }
 
-/* The multiply this operand is, in the current region, or NULL. */
-static RkNode *mul_of(RkNode *n, int depth)
+/* The multiply this operand is, in the current region, or NULL.  A chain
+ * of fused names ends: each binding's value names only earlier ones. */
+static RkNode *mul_of(RkNode *n)
 {
-    if (depth > 64)
-        return NULL;
     if (n->kind == RK_BINARY && !strcmp(n->op, "*") && is_f32_rack(n))
         return n;
     if (n->kind == RK_NAME && n->slot >= 0 && n->slot < I->frame->nslots && n->ref &&
         strcmp(n->ref, "const") && strcmp(n->ref, "state")) {
         RkNode *b = I->frame->fused[n->slot];
         if (b && I->frame->region[n->slot] == I->region)
-            return mul_of(b->value, depth + 1);
+            return mul_of(b->value);
     }
     return NULL;
 }
@@ -45,9 +44,9 @@ bool contract_add(RkNode *e, Val *out)
 {
     if (!I->contract || I->region < 0 || strcmp(e->op, "+") || !is_f32_rack(e))
         return false;
-    RkNode *m = mul_of(e->lhs, 0), *other = e->rhs;
+    RkNode *m = mul_of(e->lhs), *other = e->rhs;
     if (!m) {
-        m = mul_of(e->rhs, 0);
+        m = mul_of(e->rhs);
         other = e->lhs;
     }
     if (!m)

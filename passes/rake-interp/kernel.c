@@ -4,6 +4,7 @@
  * predicate, so inactive lanes' memory accesses never happen; its result
  * is undefined outside unless an `else` fills it.  A sweep takes, per lane,
  * the first arm whose predicate holds. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -18,12 +19,14 @@ Val eval_tine(RkNode *ref)
         return eval(p.pred);
     }
     RkNode *t = find_tine(ref->name);
-    Val args[64];
-    for (int i = 0; i < ref->args.len && i < 64; i++)
+    int n = ref->args.len;
+    Val *args = calloc((size_t)(n ? n : 1), sizeof(Val));
+    for (int i = 0; i < n; i++)
         args[i] = to_type(eval(ref->args.items[i]), ty_of(t->params.items[i]));
     Frame *f = push_frame(t);
-    for (int i = 0; i < ref->args.len && i < 64; i++)
+    for (int i = 0; i < n; i++)
         f->slots[t->params.items[i]->slot] = args[i];
+    free(args);
     Val m = eval(t->pred);
     pop_frame(f);
     return m;

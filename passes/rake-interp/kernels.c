@@ -58,9 +58,10 @@ void run_kernel_calls(const char *path)
     FILE *f = fopen(path, "r");
     if (!f)
         rk_diag_input("cannot open %s", path);
-    char buf[8192];
+    char *buf = NULL;
+    size_t cap = 0;
     int line = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    while (getline(&buf, &cap, f) >= 0) {
         line++;
         char *save = NULL;
         char *name = strtok_r(buf, " \t\n", &save);
@@ -69,8 +70,8 @@ void run_kernel_calls(const char *path)
         RkNode *fn = find_fn(name);
         if (!fn || (fn->kind != RK_SCRATCH && fn->kind != RK_RAKE))
             rk_diag_input("calls line %d: no scratch or rake '%s'", line, name);
-        Val args[64];
         int n = fn->params.len;
+        Val *args = calloc((size_t)(n ? n : 1), sizeof(Val));
         for (int i = 0; i < n; i++) {
             char *tok = strtok_r(NULL, " \t\n", &save);
             if (!tok)
@@ -82,6 +83,8 @@ void run_kernel_calls(const char *path)
         printf("%s ", name);
         print_val(r);
         putchar('\n');
+        free(args);
     }
+    free(buf);
     fclose(f);
 }

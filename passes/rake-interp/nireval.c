@@ -379,11 +379,13 @@ static Val exec(Ev *e, RkInstr *in)
 
 static void pass_args(Ev *e, RkBlock *to, RkEdge *edge)
 {
-    Val tmp[64];
-    for (int i = 0; i < edge->nargs && i < 64; i++)
+    int n = edge->nargs;
+    Val *tmp = calloc((size_t)(n ? n : 1), sizeof(Val));
+    for (int i = 0; i < n; i++)
         tmp[i] = *val(e, edge->args[i]);
-    for (int i = 0; i < edge->nargs && i < 64; i++)
+    for (int i = 0; i < n; i++)
         e->v[to->params[i]] = tmp[i];
+    free(tmp);
 }
 
 Val nir_call(const char *name, RkNode *src, Val *args, int nargs)

@@ -141,28 +141,30 @@ static int lanes_for(RkNode *run)
 static void store_with(RkNode *s, Stack *st)
 {
     int n = s->fields.len;
-    Val nv[64];
-    int fi[64];
-    for (int i = 0; i < n && i < 64; i++) {
+    Val *nv = calloc((size_t)(n ? n : 1), sizeof(Val));
+    int *fi = calloc((size_t)(n ? n : 1), sizeof(int));
+    for (int i = 0; i < n; i++) {
         fi[i] = field_index(st->pack, s->fields.items[i]->name);
         nv[i] = to_type(eval(s->fields.items[i]->value), ty_of(s->fields.items[i]));
     }
     uint64_t sel = I->active;
     if (s->pred)
         sel &= mask_bits(eval(s->pred));
-    for (int i = 0; i < n && i < 64; i++) {
+    for (int i = 0; i < n; i++) {
         View *c = &st->cols[fi[i]];
         for (int l = 0; l < rc.lanes; l++)
             if ((sel >> l) & 1)
                 c->buf->data[c->off + rc.base + l] = nv[i].v[l];
     }
+    free(nv);
+    free(fi);
 }
 
 static void store_compact(RkNode *s, Stack *st, int64_t *cursor)
 {
     int nf = st->pack->fields.len;
-    Val old[64];
-    for (int c = 0; c < nf && c < 64; c++)
+    Val *old = calloc((size_t)(nf ? nf : 1), sizeof(Val));
+    for (int c = 0; c < nf; c++)
         old[c] = load(&st->cols[c], rk_type_parse(st->pack->fields.items[c]->ty)->elem);
     for (int i = 0; i < s->fields.len; i++) {
         int c = field_index(st->pack, s->fields.items[i]->name);
@@ -172,10 +174,11 @@ static void store_compact(RkNode *s, Stack *st, int64_t *cursor)
     for (int l = 0; l < rc.lanes; l++) {
         if (!((sel >> l) & 1))
             continue;
-        for (int c = 0; c < nf && c < 64; c++)
+        for (int c = 0; c < nf; c++)
             st->cols[c].buf->data[st->cols[c].off + *cursor] = old[c].v[l];
         (*cursor)++;
     }
+    free(old);
 }
 
 static int result_param(RkNode *run)

@@ -6,6 +6,7 @@
  * I->active.  `if m then a else b` and select evaluate each branch under
  * its own part of the active mask.  Every lane operation is the reference
  * one from lib/lanes.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -310,13 +311,13 @@ Val eval(RkNode *e)
 
 Val call_kernel(RkNode *fn, RkNode *call, Val *given)
 {
-    Val args[64];
     int n = call->args.len;
-    if (n > 64)
-        rk_diag_internal("too many arguments");
+    Val *args = calloc((size_t)(n ? n : 1), sizeof(Val));
     for (int i = 0; i < n; i++) {
         Val a = given ? given[i] : eval(call->args.items[i]);
         args[i] = to_type(a, ty_of(fn->params.items[i]));
     }
-    return run_kernel(fn, args, n);
+    Val r = run_kernel(fn, args, n);
+    free(args);
+    return r;
 }

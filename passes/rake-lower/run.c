@@ -212,34 +212,46 @@ typedef struct Var {
     int slot, elem; /* elem -1 for a plain slot */
 } Var;
 
+/* The variables a statement list assigns, as many as it has. */
+typedef struct Vars {
+    Var *items;
+    int n, cap;
+} Vars;
+
 static LVal *var_ref(Var v)
 {
     return v.elem < 0 ? &L->env->slots[v.slot] : &L->env->elems[v.slot][v.elem];
 }
 
-static void add_var(Var *vars, int *n, Var v)
+static void add_var(Vars *vs, Var v)
 {
-    for (int i = 0; i < *n; i++)
-        if (vars[i].slot == v.slot && vars[i].elem == v.elem)
+    for (int i = 0; i < vs->n; i++)
+        if (vs->items[i].slot == v.slot && vs->items[i].elem == v.elem)
             return;
-    if (*n < 256)
-        vars[(*n)++] = v;
+    if (vs->n == vs->cap) {
+        vs->cap = vs->cap ? 2 * vs->cap : 16;
+        Var *grown = rk_arena_alloc(&rk_heap, sizeof(Var) * (size_t)vs->cap);
+        if (vs->n)
+            memcpy(grown, vs->items, sizeof(Var) * (size_t)vs->n);
+        vs->items = grown;
+    }
+    vs->items[vs->n++] = v;
 }
 
 /* Locations assigned in a statement list (and nested ones). */
-static void assigned(RkList body, Var *vars, int *n)
+static void assigned(RkList body, Vars *vs)
 {
     for (int i = 0; i < body.len; i++) {
         RkNode *s = body.items[i];
         if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
-            add_var(vars, n, (Var){s->target->slot, -1});
+            add_var(vs, (Var){s->target->slot, -1});
         if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
             int slot = s->target->object->slot;
             for (int k = 0; k < L->env->nelems[slot]; k++)
-                add_var(vars, n, (Var){slot, k});
+                add_var(vs, (Var){slot, k});
         }
-        assigned(s->body, vars, n);
-        assigned(s->else_body, vars, n);
+        assigned(s->body, vs);
+        assigned(s->else_body, vs);
     }
 }
 
@@ -300,17 +312,18 @@ static void cbranch(int c, RkBlock *t, const int *ta, int tn, RkBlock *f, const 
 
 void lower_if_stmt(RkNode *s)
 {
-    Var vars[256];
-    int n = 0;
+    Vars vs = {0};
     RkList both[2] = {s->body, s->else_body};
-    assigned(both[0], vars, &n);
-    assigned(both[1], vars, &n);
+    assigned(both[0], &vs);
+    assigned(both[1], &vs);
+    Var *vars = vs.items;
+    int n = vs.n;
     int c = as_uniform(lower_expr(s->cond));
     RkBlock *tb = rk_nir_block(L->f), *fb = rk_nir_block(L->f), *join = rk_nir_block(L->f);
     int *no = edge_args(vars, n, 0, NULL); /* materialise before branching */
     (void)no;
     cbranch(c, tb, NULL, 0, fb, NULL, 0, s->loc);
-    LVal saved[256];
+    LVal *saved = rk_arena_alloc(&rk_heap, sizeof(LVal) * (size_t)(n + 1));
     for (int i = 0; i < n; i++)
         saved[i] = *var_ref(vars[i]);
     params_for(join, vars, n);
@@ -391,8 +404,8 @@ void lower_for(RkNode *s)
         lp->sr[i] = -1;
     hoist_checks(lp, s, a64, b64, s64);
     /* one strength-reduced pointer per view indexed by the loop index */
-    int srv[64], nsr = 0, init[64 + 1];
-    for (int i = 0; i < lp->nhoist && nsr < 64; i++) {
+    int *srv = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(lp->nhoist + 1)), nsr = 0;
+    for (int i = 0; i < lp->nhoist; i++) {
         int slot = lp->hoist[i]->object->slot;
         bool seen = false;
         for (int k = 0; k < nsr; k++)
@@ -400,12 +413,14 @@ void lower_for(RkNode *s)
         if (!seen)
             srv[nsr++] = slot;
     }
+    int *init = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nsr + 1));
     init[0] = a;
     for (int k = 0; k < nsr; k++)
         init[1 + k] = emit2("ptr.add", value_type(views[srv[k]].ptr), views[srv[k]].ptr, a64, loc);
-    Var vars[256];
-    int n = 0;
-    assigned(s->body, vars, &n);
+    Vars vs = {0};
+    assigned(s->body, &vs);
+    Var *vars = vs.items;
+    int n = vs.n;
     RkBlock *head = rk_nir_block(L->f), *body = rk_nir_block(L->f), *exit = rk_nir_block(L->f);
     int *args = edge_args(vars, n, 1 + nsr, init);
     branch(head, args, 1 + nsr + n, loc);
@@ -429,7 +444,7 @@ void lower_for(RkNode *s)
     /* if b - i <= step the next i is b: leave; else i + step */
     int left = emit2("u.sub", I64, b64, i64_of(i, loc), loc);
     int done = emit2("u.cmp.le", B, left, s64, loc);
-    int next[64 + 1];
+    int *next = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nsr + 1));
     next[0] = emit2("u.add", it, i, step, loc);
     for (int k = 0; k < nsr; k++)
         next[1 + k] = emit2("ptr.add", value_type(head->params[1 + k]), head->params[1 + k], s64, loc);
@@ -443,35 +458,34 @@ void lower_for(RkNode *s)
 
 /* --- slow blocks --------------------------------------------------------------------- */
 
-static void captures(RkNode *n, int *slots, int *count)
+/* The run's slots a slow block reads, each once, as many as it has
+ * (Var.elem unused). */
+static void captures(RkNode *n, Vars *cap)
 {
     if (!n)
         return;
     if (n->kind == RK_NAME && n->slot >= 0 && n->slot < L->env->nslots &&
-        (L->env->slots[n->slot].id >= 0 || L->env->slots[n->slot].is_const)) {
-        for (int i = 0; i < *count; i++)
-            if (slots[i] == n->slot)
-                return;
-        if (*count < 64)
-            slots[(*count)++] = n->slot;
-    }
+        (L->env->slots[n->slot].id >= 0 || L->env->slots[n->slot].is_const))
+        add_var(cap, (Var){n->slot, -1});
     RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
                       n->value, n->target, n->object, n->index, n->from, n->to, n->step};
     for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        captures(kids[i], slots, count);
+        captures(kids[i], cap);
     RkList lists[] = {n->body, n->else_body, n->args, n->elems};
     for (size_t l = 0; l < 4; l++)
         for (int i = 0; i < lists[l].len; i++)
-            captures(lists[l].items[i], slots, count);
+            captures(lists[l].items[i], cap);
 }
 
 LVal lower_slow_block(RkNode *blk)
 {
-    int slots[64], n = 0, args[64];
+    Vars cap = {0};
     for (int i = 0; i < blk->body.len; i++)
-        captures(blk->body.items[i], slots, &n);
+        captures(blk->body.items[i], &cap);
+    int n = cap.n;
+    int *args = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
     for (int i = 0; i < n; i++)
-        args[i] = materialize(L->env->slots[slots[i]], NULL);
+        args[i] = materialize(L->env->slots[cap.items[i].slot], NULL);
     const RkType *t = blk->ty ? rk_type_parse(blk->ty) : NULL;
     if (t && t->kind != RK_T_SCALAR)
         t = NULL;
@@ -479,7 +493,8 @@ LVal lower_slow_block(RkNode *blk)
     in->text = rk_arena_printf(&rk_heap, "%d:%d", blk->loc.line, blk->loc.col);
     in->nlanes = n;
     in->lanes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
-    memcpy(in->lanes, slots, sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        in->lanes[i] = cap.items[i].slot;
     in->fused = -1;
     return lval(in->id, t ? t : &rk_ty_unit);
 }
@@ -616,10 +631,10 @@ static int result(RkNode *last, RkNode *pack, int cursor)
         return cursor;
     }
     int m = mask_and(L->ctx, sel, loc);
-    int vals[64];
-    for (int k = 0; k < nf && k < 64; k++)
+    int *vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf + 1));
+    for (int k = 0; k < nf; k++)
         vals[k] = nv[k] >= 0 ? nv[k] : load_column(column(stack_slot, k), loc);
-    for (int k = 0; k < nf && k < 64; k++) {
+    for (int k = 0; k < nf; k++) {
         Column *c = column(stack_slot, k);
         int p = emit2("ptr.add", value_type(c->ptr), c->ptr, cursor, loc);
         emit("rack.compress_store", NULL, (int[]){p, m, vals[k]}, 3, loc);
