@@ -130,28 +130,28 @@ void rk_ir_write(json_t *doc, FILE *out)
 
 /* --- the decoding path ---------------------------------------------------- */
 
-enum { MAX_PATH = 4096 };
-static struct {
+/* As deep as the document nests (Jansson reads at most 2048 levels). */
+typedef struct PathSeg {
     const char *key;
     size_t index;
-} path[MAX_PATH];
-static int depth;
+} PathSeg;
+static PathSeg *path;
+static int depth, path_cap;
 
-void rk_ir_push_key(const char *key)
+static PathSeg *push(void)
 {
-    if (depth < MAX_PATH)
-        path[depth].key = key;
-    depth++;
-}
-
-void rk_ir_push_index(size_t i)
-{
-    if (depth < MAX_PATH) {
-        path[depth].key = NULL;
-        path[depth].index = i;
+    if (depth == path_cap) {
+        path_cap = path_cap ? 2 * path_cap : 64;
+        path = realloc(path, sizeof *path * (size_t)path_cap);
+        if (!path)
+            rk_diag_internal("out of memory for the decoding path");
     }
-    depth++;
+    return &path[depth++];
 }
+
+void rk_ir_push_key(const char *key) { *push() = (PathSeg){key, 0}; }
+
+void rk_ir_push_index(size_t i) { *push() = (PathSeg){NULL, i}; }
 
 void rk_ir_pop(void) { depth--; }
 
@@ -160,16 +160,15 @@ static char *path_string(void)
     size_t cap = 64, n = 0;
     char *s = malloc(cap);
     s[0] = 0;
-    for (int i = 0; i < depth && i < MAX_PATH; i++) {
-        char seg[64];
-        if (path[i].key)
-            snprintf(seg, sizeof seg, "/%s", path[i].key);
-        else
-            snprintf(seg, sizeof seg, "/%zu", path[i].index);
-        size_t m = strlen(seg);
+    for (int i = 0; i < depth; i++) {
+        char num[32];
+        snprintf(num, sizeof num, "%zu", path[i].index);
+        const char *part = path[i].key ? path[i].key : num;
+        size_t m = strlen(part) + 1;
         if (n + m + 1 > cap)
             s = realloc(s, cap = 2 * (n + m + 1));
-        memcpy(s + n, seg, m + 1);
+        s[n] = '/';
+        memcpy(s + n + 1, part, m);
         n += m;
     }
     return s;

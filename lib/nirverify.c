@@ -733,12 +733,11 @@ static void verify_func(V *v)
                 fail(v, in, "unknown-op", "no operation is called %s", in->op);
                 continue;
             }
-            const RkType *a[16] = {0};
-            for (int k = 0; k < in->nargs; k++) {
-                const RkType *t = use(v, in, in->args[k], i, j);
-                if (k < 16)
-                    a[k] = t;
-            }
+            /* every operand's type, however many (a slow.call's captures);
+             * at least 16, NULL past the operands, for the signature checks */
+            const RkType **a = calloc((size_t)(in->nargs > 16 ? in->nargs : 16), sizeof *a);
+            for (int k = 0; k < in->nargs; k++)
+                a[k] = use(v, in, in->args[k], i, j);
             if (in->through >= 0) {
                 const RkType *t = use(v, in, in->through, i, j);
                 if (t && !is(t, RK_T_MASK))
@@ -751,9 +750,9 @@ static void verify_func(V *v)
                      tn(in->type));
             else if (!in->type && in->id >= 0)
                 fail(v, in, "result-type", "%%%d is defined with no type (void)", in->id);
-            if (in->nargs <= 16)
-                check_sig(v, in, op, a);
+            check_sig(v, in, op, a);
             check_sanitized(v, in, op, a);
+            free(a);
         }
         check_regions(v, b);
         check_term(v, b, i);

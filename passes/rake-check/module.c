@@ -221,15 +221,36 @@ static void tine_refs(RkNode *n, void (*visit)(RkNode *, void *), void *arg)
 typedef struct TineWalk {
     RkNode **stack;
     RkNode **refs;   /* refs[i]: the application that entered stack[i] */
+    int depth, cap;  /* the path grows as deep as the tines nest */
+    RkNode **done;   /* tines whose references were all followed */
+    int ndone, done_cap;
     RkNode *ref;     /* the application being followed */
-    int depth;
     bool failed;
 } TineWalk;
+
+static bool walked(const TineWalk *w, const RkNode *t)
+{
+    for (int i = 0; i < w->ndone; i++)
+        if (w->done[i] == t)
+            return true;
+    return false;
+}
+
+static RkNode **grow(RkNode **a, int n, int cap)
+{
+    RkNode **g = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)cap);
+    if (n)
+        memcpy(g, a, sizeof(RkNode *) * (size_t)n);
+    return g;
+}
 
 static void visit_tine(RkNode *ref, void *arg);
 
 /* A cycle through the tine the walk starts at is reported at the
- * application in its own predicate that enters the cycle. */
+ * application in its own predicate that enters the cycle.  A tine already
+ * walked from is not walked again: a cycle through the start from it was
+ * found then (the start stays on the path), so the walk is linear in the
+ * references however the tines share each other. */
 static void walk_tine(RkNode *t, TineWalk *w)
 {
     for (int i = 0; i < w->depth; i++) {
@@ -249,12 +270,22 @@ static void walk_tine(RkNode *t, TineWalk *w)
         }
         return;
     }
-    if (w->depth == 64 || w->failed)
+    if (w->failed || walked(w, t))
         return;
+    if (w->depth == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        w->stack = grow(w->stack, w->depth, w->cap);
+        w->refs = grow(w->refs, w->depth, w->cap);
+    }
     w->refs[w->depth] = w->ref;
     w->stack[w->depth++] = t;
     tine_refs(t->pred, visit_tine, w);
     w->depth--;
+    if (w->ndone == w->done_cap) {
+        w->done_cap = w->done_cap ? 2 * w->done_cap : 16;
+        w->done = grow(w->done, w->ndone, w->done_cap);
+    }
+    w->done[w->ndone++] = t;
 }
 
 static void visit_tine(RkNode *ref, void *arg)
@@ -269,8 +300,7 @@ static void visit_tine(RkNode *ref, void *arg)
 
 static bool tine_is_recursive(RkNode *t)
 {
-    RkNode *stack[64], *refs[64];
-    TineWalk w = {stack, refs, NULL, 0, false};
+    TineWalk w = {0};
     walk_tine(t, &w);
     return w.failed;
 }

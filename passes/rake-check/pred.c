@@ -25,11 +25,13 @@ struct Frame {
 
 static Frame *frame;
 
-enum { MAX_ATOMS = 4096 };
-static const char *atom_key[MAX_ATOMS];
-static const char *atom_text[MAX_ATOMS];
-static bool atom_cmp[MAX_ATOMS]; /* a comparison, not an opaque mask */
-static int natoms;
+/* The atoms of the function being checked, as many as it has. */
+typedef struct Atom {
+    const char *key, *text;
+    bool cmp; /* a comparison, not an opaque mask */
+} Atom;
+static Atom *atoms;
+static int natoms, atoms_cap;
 
 /* --- canonical keys ------------------------------------------------------- */
 
@@ -281,15 +283,16 @@ RkBdd atom_for(RkNode *cmp)
     put(&b, "");
     key(&b, cmp);
     for (int i = 0; i < natoms; i++)
-        if (!strcmp(atom_key[i], b.s))
+        if (!strcmp(atoms[i].key, b.s))
             return rk_bdd_var(i);
-    if (natoms == MAX_ATOMS)
-        rk_diag_fatal(cmp->loc, "more than %d distinct comparisons in one "
-                                "function",
-                      MAX_ATOMS);
-    atom_key[natoms] = b.s;
-    atom_text[natoms] = expr_text(cmp);
-    atom_cmp[natoms] = cmp->kind == RK_BINARY;
+    if (natoms == atoms_cap) {
+        atoms_cap = atoms_cap ? 2 * atoms_cap : 64;
+        Atom *grown = rk_arena_alloc(&rk_heap, sizeof(Atom) * (size_t)atoms_cap);
+        if (natoms)
+            memcpy(grown, atoms, sizeof(Atom) * (size_t)natoms);
+        atoms = grown;
+    }
+    atoms[natoms] = (Atom){b.s, expr_text(cmp), cmp->kind == RK_BINARY};
     return rk_bdd_var(natoms++);
 }
 
@@ -339,7 +342,7 @@ bool witness_all_fail(RkBdd uncovered)
         if (assign[i] < 0)
             continue;
         n++;
-        all &= assign[i] == 0 && atom_cmp[i];
+        all &= assign[i] == 0 && atoms[i].cmp;
     }
     free(assign);
     return n >= 2 && all;
@@ -356,7 +359,7 @@ const char *describe_witness(RkBdd uncovered)
         if (assign[i] < 0)
             continue;
         put(&b, n++ ? ", " : "");
-        put(&b, atom_text[i]);
+        put(&b, atoms[i].text);
         put(&b, assign[i] ? " holds" : " fails");
     }
     free(assign);

@@ -167,8 +167,7 @@ static Info call_run(RkNode *call, RkNode *run)
                 !res)
                 res = p;
         }
-    Binding *moved[64];
-    int nmoved = 0;
+    Binding *moved = NULL; /* the result stack, passed by name */
     for (int i = 0; i < call->args.len; i++) {
         RkNode *p = run->params.items[i], *a = call->args.items[i];
         const RkType *pt = p->ty ? rk_type_parse(p->ty) : resolve_type(p->type, true);
@@ -191,10 +190,10 @@ static Info call_run(RkNode *call, RkNode *run)
                     ERROR(a->loc, "run %s writes its result into this stack, but %s",
                           run->name, slow_readonly_reason(a));
             }
-            if (p == res && a->kind == RK_NAME && nmoved < 64) {
+            if (p == res && a->kind == RK_NAME) {
                 Binding *b = lookup(a->name);
                 if (b && b->type->kind == RK_T_STACK && !b->moved)
-                    moved[nmoved++] = b;
+                    moved = b;
             }
         } else if (pt->kind == RK_T_RACK || pt->kind == RK_T_MASK) {
             check_sexpr(a, NULL);
@@ -205,9 +204,9 @@ static Info call_run(RkNode *call, RkNode *run)
             data_arg(a, pt, what);
         }
     }
-    for (int i = 0; i < nmoved; i++) {
-        moved[i]->moved = true;
-        moved[i]->moved_at = call->loc;
+    if (moved) {
+        moved->moved = true;
+        moved->moved_at = call->loc;
     }
     const RkType *t = run->ret ? rk_ty_stack(run->ret->name) : &rk_ty_unit;
     set_ty(call, t);

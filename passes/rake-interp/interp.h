@@ -89,6 +89,7 @@ extern Interp *I;
 /* value.c */
 uint64_t norm(RkElem e, uint64_t x);
 int lanes_of(RkElem e);
+int checked_lanes(int n);
 uint64_t all_lanes(int n);
 Val v_unit(void);
 Val v_scalar(RkElem e, uint64_t bits);

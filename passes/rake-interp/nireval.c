@@ -312,8 +312,12 @@ static Val slow_call(Ev *e, RkInstr *in)
     if (!blk)
         rk_diag_internal("rake-interp: no slow block at %s", in->text);
     Frame *f = push_frame(e->src);
-    for (int i = 0; i < in->nargs; i++)
+    for (int i = 0; i < in->nargs; i++) {
+        if (i >= in->nlanes || in->lanes[i] < 0 || in->lanes[i] >= f->nslots)
+            rk_diag_input("slow.call at %s: operand %d names no slot of %s", in->text, i + 1,
+                          e->src->name);
         f->slots[in->lanes[i]] = *val(e, in->args[i]);
+    }
     Val r = eval_slow_block(blk);
     pop_frame(f);
     return r;

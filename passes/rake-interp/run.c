@@ -135,7 +135,7 @@ static void check_counts(RkNode *run, RkNode *call, Val *args)
 static int lanes_for(RkNode *run)
 {
     int bits = atoi(run->note + strlen("domain "));
-    return I->f32_lanes * 32 / bits;
+    return checked_lanes(I->f32_lanes * 32 / (bits > 0 ? bits : 32));
 }
 
 static void store_with(RkNode *s, Stack *st)

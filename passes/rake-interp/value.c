@@ -22,7 +22,19 @@ uint64_t elem_size(RkElem e)
     return b < 8 ? 1 : (uint64_t)b / 8;
 }
 
-int lanes_of(RkElem e) { return rk_lanes_of(e, I->f32_lanes); }
+/* A value holds at most MAXL lanes: 16 f32 lanes on x86-avx512, and
+ * rake-check allows 8- and 16-bit racks only on the 128-bit profiles (16
+ * u8 lanes).  A document that breaks that was not written by rake-check. */
+int checked_lanes(int n)
+{
+    if (n > MAXL)
+        rk_diag_input("a rack of %d lanes: rake-interp holds at most %d (rake-check "
+                      "allows no wider rack on any profile)",
+                      n, MAXL);
+    return n;
+}
+
+int lanes_of(RkElem e) { return checked_lanes(rk_lanes_of(e, I->f32_lanes)); }
 
 uint64_t all_lanes(int n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
 

@@ -154,7 +154,9 @@ int mask_not(int a, RkLoc loc) { return emit1("mask.not", value_type(a), a, loc)
 int lanewise(const char *op, const RkType *t, const int *args, int nargs, RkLoc loc)
 {
     const RkOpInfo *info = rk_nir_op(op);
-    int use[8];
+    int use[3]; /* a lane-wise operation takes one to three operands */
+    if (nargs < 1 || nargs > 3)
+        rk_diag_internal("rake-lower: %s with %d operands", op, nargs);
     memcpy(use, args, sizeof(int) * (size_t)nargs);
     bool sanitize = L->ctx >= 0 && L->profile->fp_exceptions && info &&
                     (info->flags & RK_OP_RAISES);

@@ -444,7 +444,7 @@ static Tok *last(Layout *lo)
 static Ctx *open_ctx(Layout *lo, CtxKind kind, char close, int base, RkLoc at)
 {
     if (lo->n == MAX_NEST)
-        rk_diag_fatal(at, "brackets and blocks nest more than %d deep", MAX_NEST);
+        rk_diag_fatal(at, "brackets and blocks nest more than %d deep (the limit)", MAX_NEST);
     Ctx *c = calloc(1, sizeof *c);
     c->kind = kind;
     c->close = close;
@@ -517,7 +517,7 @@ static void layout_line_start(Layout *lo, Ctx *c, Tok *t)
     if (col > top) {
         end_line(lo);
         if (c->depth == MAX_INDENTS)
-            rk_diag_fatal(t->loc, "blocks nest more than %d deep", MAX_INDENTS);
+            rk_diag_fatal(t->loc, "blocks nest more than %d deep (the limit)", MAX_INDENTS);
         c->indents[c->depth++] = col;
         put(lo, T_INDENT, "", t->loc);
     } else {

@@ -135,8 +135,8 @@ static void reject_deep(const RkModule *m)
         if (deep)
             rk_diag_fatal(deep->loc, "the program nests too deeply here: its "
                                      "rake.ast tree would be more than %d "
-                                     "levels deep; split long expressions "
-                                     "with let",
+                                     "levels deep (the limit of every IR "
+                                     "reader); split long expressions with let",
                           MAX_IR_DEPTH);
     }
 }

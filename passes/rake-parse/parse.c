@@ -75,8 +75,8 @@ const char *describe(Tok *t)
 void nest(Parser *p, Tok *t)
 {
     if (++p->depth > MAX_DEPTH)
-        syntax_error(t, "the program nests too deeply here: more than %d levels of "
-                        "expressions, types or else-ifs; split them with let",
+        syntax_error(t, "the program nests too deeply here: more than %d levels (the "
+                        "limit) of expressions, types or else-ifs; split them with let",
                      MAX_DEPTH);
 }
 
