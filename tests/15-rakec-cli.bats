@@ -392,6 +392,57 @@ EOF
     [ "$output" = 42 ]
 }
 
+# ---- facts the driver reads: rake-check --describe --------------------------------
+
+@test "cli: rake-check --describe prints the resolved target and what makes a whole program" {
+    rake-parse k.rk | rake-check --target native >k.json
+    run rake-check --describe <k.json
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 2 ]
+    [[ ${lines[0]} =~ ^target\ (x86-sse2|x86-avx2|x86-avx512|aarch64-neon|wasm-simd128)$ ]]
+    [ "${lines[1]}" = "whole-program no" ]
+    printf 'state n: i32 := 0\n\nrun r(x: mut []f32):\n  x[<0>] <- x[<0>]\n' >w.rk
+    cat main.rk >>w.rk
+    rake-parse w.rk | rake-check --target wasm-simd128 >w.json
+    run rake-check --describe <w.json
+    [ "$status" -eq 0 ]
+    [ "$output" = "$(printf 'target wasm-simd128\nwhole-program yes\npart runs\npart slow functions\npart module state')" ]
+    # constants are folded into kernels: no part
+    printf 'const c: f32 = 2.0\n\nscratch f(a: f32s) -> f32s:\n  a * c\n' >c.rk
+    rake-parse c.rk | rake-check --target x86-avx2 >c.json
+    run rake-check --describe <c.json
+    [ "$output" = "$(printf 'target x86-avx2\nwhole-program no')" ]
+    # it reads rake.checked, never rake.ast
+    rake-parse k.rk >k.ast
+    run rake-check --describe <k.ast
+    [ "$status" -eq 2 ]
+    [ -z "$(rake-parse k.rk | rake-check --describe 2>/dev/null)" ]
+}
+
+@test "cli: the driver takes the target and whole-program facts from rake-check, not the JSON's layout" {
+    # a rake-check whose rake.checked is on one line (valid JSON, different
+    # indentation): sed patterns over the pretty-printed document found
+    # neither the target nor the kinds of the declarations in it
+    printf '#!/bin/sh\ncase " $* " in *" --describe "*) exec "%s/rake-check" "$@" ;; esac\n"%s/rake-check" "$@" | jq -c .\n' "$BIN" "$BIN" >flat-check
+    chmod +x flat-check
+    RAKE_PASS_CHECK=$PWD/flat-check run rakec -S --target native -o k.s k.rk
+    [ "$status" -eq 0 ]
+    grep -q 'vfmadd\|mulps\|addps' k.s
+    printf 'state n: i32 := 0\n' >>k.rk
+    for check in "$BIN/rake-check" "$PWD/flat-check"; do
+        RAKE_PASS_CHECK=$check run rakec -S --target x86-avx2 -o s.s k.rk
+        [ "$status" -eq 1 ]
+        [[ $output == *"k.rk is a whole program (it has module state)"* ]]
+        [ ! -e s.s ]
+    done
+    # a rake-check that describes nothing is an internal error
+    printf '#!/bin/sh\ncase " $* " in *" --describe "*) exit 0 ;; esac\nexec "%s/rake-check" "$@"\n' "$BIN" >mute-check
+    chmod +x mute-check
+    RAKE_PASS_CHECK=$PWD/mute-check run rakec -S --target x86-avx2 -o m.s k.rk
+    [ "$status" -eq 3 ]
+    [[ $output == "rakec: internal error: "* ]]
+}
+
 # ---- diagnostics -------------------------------------------------------------------
 
 @test "cli: a program error is FILE:LINE:COL: error: with the line and a caret, exit 1" {

@@ -11,6 +11,18 @@
  *
  *   rake-check [--target PROFILE] [--width N]
  *   rake-check --print-targets | --print-capabilities [--json]
+ *   rake-check --describe < rake.checked
+ *
+ * --describe reads a rake.checked document instead and prints the facts
+ * the driver decides by, one `KEY VALUE` line each, in this order:
+ *
+ *   target PROFILE          the resolved profile (never `native`)
+ *   whole-program yes|no    whether it has runs, slow functions or state
+ *   part runs               one line for each of those it has, in this
+ *   part slow functions     order (module constants are folded into the
+ *   part module state       kernels that read them, so they are no part)
+ *
+ * so that rakec reads them with `read`, never by the JSON's layout.
  *
  * Errors are `f.rk:L:C: error: ...` and exit 1; a malformed input document
  * exits 2. */
@@ -26,9 +38,34 @@ static void usage(void)
 {
     fputs("usage: rake-check [--target PROFILE] [--width N] < rake.ast > rake.checked\n"
           "       rake-check --print-targets\n"
-          "       rake-check --print-capabilities [--json]\n",
+          "       rake-check --print-capabilities [--json]\n"
+          "       rake-check --describe < rake.checked\n",
           stderr);
     exit(RK_EXIT_INPUT);
+}
+
+/* --describe: the facts of a checked program (see the top). */
+static int describe(void)
+{
+    RkIrDoc doc = rk_ir_read(stdin, "rake.checked", 1);
+    RkModule *m = rk_ast_decode(doc.root);
+    const RkProfile *p = doc.target ? rk_profile_find(doc.target) : NULL;
+    if (!p || !strcmp(doc.target, "native"))
+        rk_ir_fail_at("/target", "the document's target '%s' is not a resolved profile",
+                      doc.target ? doc.target : "(none)");
+    static const struct {
+        RkKind kind;
+        const char *part;
+    } parts[] = {{RK_RUN, "runs"}, {RK_SLOW, "slow functions"}, {RK_STATE, "module state"}};
+    bool has[3] = {false, false, false};
+    for (int i = 0; i < m->decls.len; i++)
+        for (int k = 0; k < 3; k++)
+            has[k] |= m->decls.items[i]->kind == parts[k].kind;
+    printf("target %s\nwhole-program %s\n", p->name, has[0] || has[1] || has[2] ? "yes" : "no");
+    for (int k = 0; k < 3; k++)
+        if (has[k])
+            printf("part %s\n", parts[k].part);
+    return 0;
 }
 
 static const RkProfile *select_profile(const char *target, const char *width)
@@ -59,7 +96,7 @@ int main(int argc, char **argv)
 {
     rk_diag_program("rake-check");
     const char *target = NULL, *width = NULL;
-    bool targets = false, caps = false, json = false;
+    bool targets = false, caps = false, json = false, facts = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--target") && i + 1 < argc)
             target = argv[++i];
@@ -71,6 +108,8 @@ int main(int argc, char **argv)
             caps = true;
         else if (!strcmp(argv[i], "--json"))
             json = true;
+        else if (!strcmp(argv[i], "--describe"))
+            facts = true;
         else
             usage();
     }
@@ -82,6 +121,8 @@ int main(int argc, char **argv)
         print_capabilities(json);
         return 0;
     }
+    if (facts)
+        return describe();
     RkIrDoc doc = rk_ir_read(stdin, "rake.ast", 1);
     RkModule *m = rk_ast_decode(doc.root);
     Check check = {0};
