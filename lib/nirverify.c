@@ -38,8 +38,8 @@ typedef struct V {
     int errors;
     bool fpx;
     int lanes;
-    bool *dom;       /* dom[a * nb + b]: block a dominates block b */
-    int nb;
+    uint64_t *dom;   /* row b (words bits): the blocks that dominate block b */
+    int nb, words;
     FILE *out;
     int first_fn;    /* index of the first function with a violation */
     int fn_index;
@@ -116,43 +116,79 @@ static void successors(const RkBlock *b, int *s, int *n)
     }
 }
 
-/* Iterative dominators over the (small) block graph. */
+static bool dominates(const V *v, int a, int b)
+{
+    return (v->dom[(size_t)b * (size_t)v->words + (size_t)(a / 64)] >> (a % 64)) & 1;
+}
+
+/* The predecessors of each block, by index: pred[first[b] .. first[b+1]). */
+static int *predecessors(const RkFunc *f, int **first_out)
+{
+    int nb = f->nblocks, total = 0;
+    int *first = calloc((size_t)nb + 2, sizeof(int));
+    int (*succ)[2] = calloc((size_t)nb + 1, sizeof *succ);
+    int *nsucc = calloc((size_t)nb + 1, sizeof(int));
+    for (int p = 0; p < nb; p++) {
+        int s[2];
+        successors(f->blocks[p], s, &nsucc[p]);
+        for (int k = 0; k < nsucc[p]; k++)
+            if ((succ[p][k] = block_index(f, s[k])) >= 0)
+                first[succ[p][k] + 1]++, total++;
+    }
+    for (int b = 0; b < nb; b++)
+        first[b + 1] += first[b];
+    int *pred = calloc((size_t)total + 1, sizeof(int)), *at = calloc((size_t)nb + 1, sizeof(int));
+    for (int p = 0; p < nb; p++)
+        for (int k = 0; k < nsucc[p]; k++)
+            if (succ[p][k] >= 0)
+                pred[first[succ[p][k]] + at[succ[p][k]]++] = p;
+    free(succ);
+    free(nsucc);
+    free(at);
+    *first_out = first;
+    return pred;
+}
+
+/* Iterative dominators, as bit sets: the entry dominates itself only; any
+ * other block is dominated by itself and what dominates all of its
+ * predecessors (itself only when it has none).  Each pass costs the edges
+ * times nb/64 words, so thousands of blocks (a bounds check per access)
+ * take milliseconds. */
 static void dominators(V *v)
 {
     const RkFunc *f = v->f;
-    int nb = f->nblocks;
+    int nb = f->nblocks, w = (nb + 63) / 64;
     v->nb = nb;
-    v->dom = calloc((size_t)(nb * nb + 1), 1);
-    for (int a = 0; a < nb; a++)
-        for (int b = 0; b < nb; b++)
-            v->dom[a * nb + b] = b == 0 ? a == 0 : true;
+    v->words = w;
+    v->dom = calloc((size_t)nb * (size_t)w + 1, sizeof(uint64_t));
+    uint64_t *meet = calloc((size_t)w + 1, sizeof(uint64_t));
+    for (int b = 1; b < nb; b++)
+        for (int a = 0; a < nb; a++)
+            v->dom[(size_t)b * w + a / 64] |= 1ull << (a % 64);
+    v->dom[0] = 1;
+    int *first, *pred = predecessors(f, &first);
     bool changed = true;
     while (changed) {
         changed = false;
         for (int b = 1; b < nb; b++) {
-            bool *meet = calloc((size_t)nb, 1);
-            bool any = false;
-            for (int p = 0; p < nb; p++) {
-                int s[2], n;
-                successors(f->blocks[p], s, &n);
-                for (int k = 0; k < n; k++) {
-                    if (block_index(f, s[k]) != b)
-                        continue;
-                    for (int a = 0; a < nb; a++)
-                        meet[a] = any ? meet[a] && v->dom[a * nb + p] : v->dom[a * nb + p];
-                    any = true;
-                }
+            uint64_t *row = v->dom + (size_t)b * w;
+            for (int k = 0; k < w; k++)
+                meet[k] = first[b] < first[b + 1] ? ~0ull : 0;
+            for (int i = first[b]; i < first[b + 1]; i++)
+                for (int k = 0; k < w; k++)
+                    meet[k] &= v->dom[(size_t)pred[i] * w + k];
+            meet[b / 64] |= 1ull << (b % 64);
+            if (nb % 64)
+                meet[w - 1] &= (1ull << (nb % 64)) - 1;
+            if (memcmp(meet, row, sizeof(uint64_t) * (size_t)w)) {
+                memcpy(row, meet, sizeof(uint64_t) * (size_t)w);
+                changed = true;
             }
-            for (int a = 0; a < nb; a++) {
-                bool nv = (any && meet[a]) || a == b;
-                if (v->dom[a * nb + b] != nv) {
-                    v->dom[a * nb + b] = nv;
-                    changed = true;
-                }
-            }
-            free(meet);
         }
     }
+    free(meet);
+    free(pred);
+    free(first);
 }
 
 static const RkType *use(V *v, const RkInstr *in, int id, int block, int pos)
@@ -167,7 +203,7 @@ static const RkType *use(V *v, const RkInstr *in, int id, int block, int pos)
     if (d->block == block) {
         if (d->pos >= pos)
             fail(v, in, "use-before-def", "%%%d is used before its definition", id);
-    } else if (!v->dom[d->block * v->nb + block]) {
+    } else if (!dominates(v, d->block, block)) {
         fail(v, in, "not-dominated", "%%%d is defined in b%d, which doesn't dominate "
                                      "this use in b%d",
              id, v->f->blocks[d->block]->id, v->f->blocks[block]->id);
@@ -766,7 +802,7 @@ static int verify_to(const RkNirModule *m, bool fpx, int lanes, FILE *out, int *
     int errors = 0;
     *first_fn = -1;
     for (int i = 0; i < m->nfuncs; i++) {
-        V v = {m->funcs[i], NULL, 0, 0, fpx, lanes, NULL, 0, out, -1, i};
+        V v = {m->funcs[i], NULL, 0, 0, fpx, lanes, NULL, 0, 0, out, -1, i};
         verify_func(&v);
         errors += v.errors;
         if (*first_fn < 0)

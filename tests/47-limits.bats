@@ -59,6 +59,12 @@ agree() {
     agree loop 2570 $((72 * 2570))
 }
 
+@test "the issue's form, a load in the repeat: 257 and 2,570 locations, a bounds check each" {
+    # 5,000+ blocks: the verifier's dominators took minutes (nb^3 a pass)
+    agree loads 257 $((72 * 257))
+    agree loads 2570 $((72 * 2570))
+}
+
 @test "a slow block capturing 65 names sees every one" {
     agree capture 64 $((64 * 65))
     agree capture 65 $((65 * 66))
