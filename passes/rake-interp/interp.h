@@ -15,6 +15,7 @@
 
 #include "ast.h"
 #include "diag.h"
+#include "profile.h"
 #include "types.h"
 
 enum { MAXL = 16 };
@@ -135,7 +136,7 @@ void exec_statements(RkList body, int upto);
 void run_kernel_calls(const char *path);
 
 /* nireval.c */
-void nir_load(const char *path);
+void nir_load(const char *path, const RkProfile *p);
 bool nir_has(const char *name);
 Val nir_call(const char *name, RkNode *src, Val *args, int nargs);
 /* run.c: the checks a call to a stack run makes before it starts */

@@ -88,7 +88,7 @@ int main(int argc, char **argv)
         rk_ir_fail_at("/target", "the document's target '%s' is not a profile",
                       doc.target ? doc.target : "(none)");
     if (nir_path)
-        nir_load(nir_path);
+        nir_load(nir_path, p);
     Interp interp = {0};
     I = &interp;
     I->f32_lanes = p->lanes;

@@ -19,7 +19,9 @@
 
 static RkNirModule *nir;
 
-void nir_load(const char *path)
+/* The evaluator indexes values, blocks and slots by the document's ids,
+ * so it runs only a document that passes the verifier for the profile. */
+void nir_load(const char *path, const RkProfile *p)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -27,6 +29,10 @@ void nir_load(const char *path)
     RkIrDoc d = rk_ir_read(f, "rake.nir", 1);
     fclose(f);
     nir = rk_nir_decode(d.root);
+    const RkProfile *own = nir->target ? rk_profile_find(nir->target) : NULL;
+    if (own)
+        p = own;
+    rk_nir_verify_input(nir, p->fp_exceptions, p->lanes);
 }
 
 bool nir_has(const char *name) { return nir && rk_nir_find(nir, name); }

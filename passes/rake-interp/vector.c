@@ -243,6 +243,9 @@ static Val shuffle(RkNode *e)
     Val a = eval(e->args.items[0]);
     Val b = e->args.len > 1 ? eval(e->args.items[1]) : a;
     Val r = a;
+    if (e->elems.len > a.lanes)
+        rk_diag_input("a shuffle of %d indices for %d lanes (rake-check allows one a lane)",
+                      e->elems.len, a.lanes);
     for (int i = 0; i < e->elems.len; i++) {
         long long k = (long long)parse_literal(e->elems.items[i], RK_E_I64);
         r.v[i] = k < a.lanes ? a.v[k] : b.v[k - a.lanes];
