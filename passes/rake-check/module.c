@@ -218,20 +218,16 @@ static void tine_refs(RkNode *n, void (*visit)(RkNode *, void *), void *arg)
     walk_list(n->args, visit, arg);
 }
 
-typedef struct TineWalk {
-    RkNode **stack;
-    RkNode **refs;   /* refs[i]: the application that entered stack[i] */
-    int depth, cap;  /* the path grows as deep as the tines nest */
-    RkNode **done;   /* tines whose references were all followed */
-    int ndone, done_cap;
-    RkNode *ref;     /* the application being followed */
-    bool failed;
-} TineWalk;
+/* A set of tines, as many as the module has. */
+typedef struct TineSet {
+    RkNode **items;
+    int n, cap;
+} TineSet;
 
-static bool walked(const TineWalk *w, const RkNode *t)
+static bool set_has(const TineSet *s, const RkNode *t)
 {
-    for (int i = 0; i < w->ndone; i++)
-        if (w->done[i] == t)
+    for (int i = 0; i < s->n; i++)
+        if (s->items[i] == t)
             return true;
     return false;
 }
@@ -244,13 +240,37 @@ static RkNode **grow(RkNode **a, int n, int cap)
     return g;
 }
 
+static void set_add(TineSet *s, RkNode *t)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->items = grow(s->items, s->n, s->cap);
+    }
+    s->items[s->n++] = t;
+}
+
+/* Tines from which no cycle can be reached, found by any walk so far. */
+static TineSet acyclic;
+
+typedef struct TineWalk {
+    RkNode **stack;
+    RkNode **refs;   /* refs[i]: the application that entered stack[i] */
+    int depth, cap;  /* the path grows as deep as the tines nest */
+    TineSet done;    /* tines whose references were all followed */
+    RkNode *ref;     /* the application being followed */
+    bool cyclic;     /* the tine being walked reaches a tine on the path */
+    bool failed;
+} TineWalk;
+
 static void visit_tine(RkNode *ref, void *arg);
 
 /* A cycle through the tine the walk starts at is reported at the
- * application in its own predicate that enters the cycle.  A tine already
- * walked from is not walked again: a cycle through the start from it was
- * found then (the start stays on the path), so the walk is linear in the
- * references however the tines share each other. */
+ * application in its own predicate that enters the cycle.  The path
+ * grows as deep as the tines refer to each other.  A tine already walked
+ * from is not walked again: a cycle through the start from it was found
+ * then (the start stays on the path); nor is one that reaches no cycle at
+ * all (none can pass through it), which a walk finds out on the way.  So
+ * chains of thousands of tines take one walk each of a step or two. */
 static void walk_tine(RkNode *t, TineWalk *w)
 {
     for (int i = 0; i < w->depth; i++) {
@@ -268,24 +288,31 @@ static void walk_tine(RkNode *t, TineWalk *w)
                       t->name, w->stack[1]->name, t->name);
             w->failed = true;
         }
+        w->cyclic = true;
         return;
     }
-    if (w->failed || walked(w, t))
+    if (w->failed || set_has(&acyclic, t))
         return;
+    if (set_has(&w->done, t)) {
+        w->cyclic = true; /* done but not acyclic: it reaches a cycle */
+        return;
+    }
     if (w->depth == w->cap) {
         w->cap = w->cap ? 2 * w->cap : 16;
         w->stack = grow(w->stack, w->depth, w->cap);
         w->refs = grow(w->refs, w->depth, w->cap);
     }
+    bool outer = w->cyclic;
+    w->cyclic = false;
     w->refs[w->depth] = w->ref;
     w->stack[w->depth++] = t;
     tine_refs(t->pred, visit_tine, w);
     w->depth--;
-    if (w->ndone == w->done_cap) {
-        w->done_cap = w->done_cap ? 2 * w->done_cap : 16;
-        w->done = grow(w->done, w->ndone, w->done_cap);
-    }
-    w->done[w->ndone++] = t;
+    if (!w->cyclic && !w->failed)
+        set_add(&acyclic, t);
+    else
+        set_add(&w->done, t);
+    w->cyclic |= outer;
 }
 
 static void visit_tine(RkNode *ref, void *arg)
