@@ -2,7 +2,8 @@
 # tests/47-limits.bats: no silent limits (issue 9).
 #
 # Every count a program controls (rack locations a loop carries, names a
-# slow block captures, fields a `with` replaces, tines in a cycle) either
+# slow block captures, fields a `with` replaces, parameters of kernels
+# and tines, tines in a cycle) either
 # grows to what the program has or is refused with a located error naming
 # the limit.  tests/limits/gen writes each program at a given size; the
 # sizes are the old fixed limits' edges (64 block arguments, 256
@@ -78,6 +79,13 @@ agree() {
     local n
     for n in 65 650; do
         agree with $n $((6 * n * (n - 1) + 30 * n + 3000))
+    done
+}
+
+@test "kernels and tines of 65 and 650 rack parameters see every argument" {
+    local n
+    for n in 65 650; do
+        agree args $n $((30 + 8 * (n - 1)))
     done
 }
 
