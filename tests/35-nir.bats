@@ -576,7 +576,7 @@ invalid() {
 
 # --- the operation table --------------------------------------------------------
 
-@test "nir: the operation table (lib/nirops.h) is consistent, and every operation the documents use decodes" {
+@test "nir: the operation table (lib/nirops.h) is consistent, agrees with $SCHEMA, and every operation the documents use decodes" {
     local lib=$RAKE_ROOT/build-asan/lib/librake.a t=$BATS_FILE_TMPDIR/optable
     [ -f "$lib" ] || { echo "no $lib: run 'make build asan' first" >&2; return 1; }
     ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I"$RAKE_ROOT/lib" -O1 -g \
@@ -588,7 +588,7 @@ invalid() {
     grep -oh '"op": "[^"]*"' "$GOLDEN"/*.nir.*.json "$REWRITE"/*.json \
         "$BATS_FILE_TMPDIR"/bin/*.lower | sed 's/^"op": "//; s/"$//' | sort -u >"$out.names"
     [ "$(wc -l <"$out.names")" -ge 50 ] || fail_file "$GOLDEN" "only $(wc -l <"$out.names") operation names found"
-    "$t" <"$out.names" >"$out" 2>&1 || fail_file "$NIR/optable.c" "$(cat "$out")"
+    "$t" "$RAKE_ROOT/$SCHEMA" <"$out.names" >"$out" 2>&1 || fail_file "$NIR/optable.c" "$(cat "$out")"
     report
 }
 

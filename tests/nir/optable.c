@@ -9,10 +9,14 @@
  * rake.nir document with one instruction of every operation, and one of
  * an unknown name, goes through rk_nir_decode and rk_nir_encode: each
  * instruction must decode to its RkOp (the unknown one to RK_OP_NONE) and
- * encode to the name it had.  Finally each line of stdin, an operation
- * name found in a document, must be in the table.
+ * encode to the name it had.  With a SCHEMA argument (the rake.nir JSON
+ * Schema), the schema must list the same operations, give each the same
+ * operand counts and let exactly the raising ones be `sanitized`.  Finally
+ * each line of stdin, an operation name found in a document, must be in
+ * the table.
  *
  *   cc -std=c11 -Ilib tests/nir/optable.c build/lib/librake.a -ljansson -lm
+ *   optable [SCHEMA] < NAMES
  *
  * Prints one line per problem and exits 1 if there is any. */
 #include <stdio.h>
@@ -113,7 +117,91 @@ static void check_boundary(void)
     }
 }
 
-int main(void)
+/* --- the schema --------------------------------------------------------------- */
+
+static bool listed(json_t *cond, const char *name)
+{
+    json_t *c = json_object_get(cond, "const"), *e = json_object_get(cond, "enum"), *x;
+    size_t i;
+    if (c)
+        return !strcmp(json_string_value(c), name);
+    json_array_foreach(e, i, x)
+        if (!strcmp(json_string_value(x), name))
+            return true;
+    return false;
+}
+
+/* The operand counts the schema's `if op ... then args` rules give `o`:
+ * every operation but a variadic one must be under exactly one, with its
+ * row's counts. */
+static void check_schema_arity(json_t *rules, const RkOpInfo *o)
+{
+    size_t i;
+    json_t *r;
+    int found = 0;
+    json_array_foreach(rules, i, r) {
+        json_t *cond = json_object_get(json_object_get(json_object_get(r, "if"), "properties"), "op");
+        json_t *args = json_object_get(json_object_get(json_object_get(r, "then"), "properties"),
+                                       "args");
+        if (!cond || !args || !listed(cond, o->name))
+            continue;
+        found++;
+        json_t *lo = json_object_get(args, "minItems"), *hi = json_object_get(args, "maxItems");
+        if ((lo ? json_integer_value(lo) : 0) != o->min_args || !hi ||
+            json_integer_value(hi) != o->max_args)
+            bad("has other operand counts in the schema", o->name);
+    }
+    if (found != (o->max_args != RK_VARIADIC))
+        bad("isn't under exactly one operand-count rule of the schema", o->name);
+}
+
+/* The schema's rule that only raising operations may be `sanitized`. */
+static json_t *sanitized_rule(json_t *rules)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(rules, i, r) {
+        json_t *then = json_object_get(json_object_get(r, "then"), "properties");
+        json_t *unless = json_object_get(json_object_get(r, "if"), "not");
+        if (unless && json_is_false(json_object_get(then, "sanitized")))
+            return json_object_get(json_object_get(unless, "properties"), "op");
+    }
+    return NULL;
+}
+
+/* ir-schema/rake.nir.schema.json names the same operations, with the same
+ * operand counts, and lets the same ones be sanitized. */
+static void check_schema(const char *path)
+{
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    json_t *defs = json_object_get(root, "$defs");
+    json_t *names = json_object_get(json_object_get(defs, "op"), "enum");
+    json_t *rules = json_object_get(json_object_get(defs, "instr"), "allOf");
+    json_t *sane = sanitized_rule(rules);
+    if (!names || !rules || !sane) {
+        bad("has no $defs/op enum, instr rules or sanitized rule", path);
+        return;
+    }
+    size_t i;
+    json_t *x;
+    json_array_foreach(names, i, x)
+        if (rk_nir_op_lookup(json_string_value(x)) == RK_OP_NONE)
+            bad("is in the schema but not in the table", json_string_value(x));
+    for (int k = RK_OP_NONE + 1; k < RK_OP_COUNT; k++) {
+        const RkOpInfo *o = rk_nir_op_info((RkOp)k);
+        json_t *cond = json_pack("{s:O}", "enum", names);
+        if (!listed(cond, o->name))
+            bad("is in the table but not in the schema", o->name);
+        json_decref(cond);
+        check_schema_arity(rules, o);
+        if (listed(sane, o->name) != !!(o->flags & RK_OPF_RAISES))
+            bad("may be sanitized in the schema but doesn't raise, or the reverse", o->name);
+    }
+    json_decref(root);
+}
+
+int main(int argc, char **argv)
 {
     rk_diag_program("optable");
     if (rk_nir_op_info(RK_OP_NONE) || rk_nir_op_info(RK_OP_COUNT) ||
@@ -123,6 +211,8 @@ int main(void)
     for (int i = RK_OP_NONE + 1; i < RK_OP_COUNT; i++)
         check_row((RkOp)i);
     check_boundary();
+    if (argc > 1)
+        check_schema(argv[1]);
     char line[256];
     int names = 0;
     while (fgets(line, sizeof line, stdin)) {
