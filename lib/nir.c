@@ -162,6 +162,12 @@ void rk_nir_set_op(RkInstr *in, RkOp op)
     in->op = rk_nir_op_name(op);
 }
 
+bool rk_nir_is_constant(const RkInstr *in)
+{
+    const RkOpInfo *info = rk_nir_op_info(in->opc);
+    return info && info->shape == SH_CONST && in->nargs == 0;
+}
+
 RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,
                      const int *args, int nargs, RkLoc loc)
 {
@@ -550,9 +556,7 @@ static void print_instr(const RkInstr *in, FILE *out)
         fprintf(out, "%%%d : %s = ", in->id, rk_nir_type_str(in->type));
     fputs(in->op, out);
     bool any = false;
-    const RkOpInfo *info = rk_nir_op_info(in->opc);
-    bool constant = info && info->shape == SH_CONST && in->nargs == 0;
-    if (constant) {
+    if (rk_nir_is_constant(in)) {
         const RkType *t = in->type;
         const char *e = t->kind == RK_T_MASK ? "bool" : rk_elem_name(t->elem);
         int digits = t->kind == RK_T_MASK ? 1 : rk_elem_bits(t->elem) / 4;

@@ -118,6 +118,9 @@ RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,
                      const int *args, int nargs, RkLoc loc);
 /* Make `in` the operation `op` (its enum and its spelling). */
 void rk_nir_set_op(RkInstr *in, RkOp op);
+/* Is `in` a materialised constant (const, rack.splat or mask.const with
+ * its value in `bits`, no operands)? */
+bool rk_nir_is_constant(const RkInstr *in);
 RkFunc *rk_nir_find(RkNirModule *m, const char *name);
 RkBlock *rk_nir_block_by_id(RkFunc *f, int id);
 

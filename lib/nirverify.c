@@ -606,12 +606,6 @@ static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const R
 
 /* --- regions ------------------------------------------------------------------------- */
 
-static bool is_constant(const RkInstr *in)
-{
-    const RkOpInfo *op = rk_nir_op_info(in->opc);
-    return op && op->shape == SH_CONST && in->nargs == 0;
-}
-
 static void check_regions(V *v, const RkBlock *b)
 {
     const RkFunc *f = v->f;
@@ -633,7 +627,7 @@ static void check_regions(V *v, const RkBlock *b)
             const RkInstr *n = b->instrs[j];
             if (n->fused == in->fused)
                 break;
-            if (n->fused < 0 && is_constant(n))
+            if (n->fused < 0 && rk_nir_is_constant(n))
                 continue;
             bool later = false;
             for (int k = j + 1; k < b->ninstrs; k++)

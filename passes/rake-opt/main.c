@@ -92,12 +92,6 @@ static void replace_uses(RkFunc *f, int from, int to)
     }
 }
 
-static bool is_constant(const RkInstr *in)
-{
-    const RkOpInfo *op = rk_nir_op_info(in->opc);
-    return op && op->shape == SH_CONST && in->nargs == 0;
-}
-
 /* 1. copies and duplicate constants */
 static bool substitute(Fn *x)
 {
@@ -114,11 +108,11 @@ static bool substitute(Fn *x)
                 x->uses[in->id] = 0;
                 changed = true;
             }
-            if (!is_constant(in))
+            if (!rk_nir_is_constant(in))
                 continue;
             for (int k = 0; k < j; k++) {
                 RkInstr *o = b->instrs[k];
-                if (is_constant(o) && o->opc == in->opc && o->bits == in->bits &&
+                if (rk_nir_is_constant(o) && o->opc == in->opc && o->bits == in->bits &&
                     rk_ty_equal(o->type, in->type) && x->uses[in->id]) {
                     replace_uses(f, in->id, o->id);
                     changed = true;
