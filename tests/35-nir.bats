@@ -574,6 +574,24 @@ invalid() {
     invalid "$ASAN_BIN" verify-only
 }
 
+# --- the operation table --------------------------------------------------------
+
+@test "nir: the operation table (lib/nirops.h) is consistent, agrees with $SCHEMA, and every operation the documents use decodes" {
+    local lib=$RAKE_ROOT/build-asan/lib/librake.a t=$BATS_FILE_TMPDIR/optable
+    [ -f "$lib" ] || { echo "no $lib: run 'make build asan' first" >&2; return 1; }
+    ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I"$RAKE_ROOT/lib" -O1 -g \
+        -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+        -o "$t" "$NIR/optable.c" "$lib" -ljansson -lm 2>"$err" ||
+        { cat "$err" >&2; fail_file "$NIR/optable.c" "does not build"; report; }
+    # every name in the goldens, the rewrite documents and rake-lower's
+    # outputs; the invalid documents misspell operations on purpose
+    grep -oh '"op": "[^"]*"' "$GOLDEN"/*.nir.*.json "$REWRITE"/*.json \
+        "$BATS_FILE_TMPDIR"/bin/*.lower | sed 's/^"op": "//; s/"$//' | sort -u >"$out.names"
+    [ "$(wc -l <"$out.names")" -ge 50 ] || fail_file "$GOLDEN" "only $(wc -l <"$out.names") operation names found"
+    "$t" "$RAKE_ROOT/$SCHEMA" <"$out.names" >"$out" 2>&1 || fail_file "$NIR/optable.c" "$(cat "$out")"
+    report
+}
+
 # --- meaning --------------------------------------------------------------------
 
 @test "nir: the goldens compute what rake-interp computes (main of each golden program, through the native IR)" {
