@@ -1,11 +1,15 @@
-/* ast.c: node construction and the table-driven JSON form of the tree.
+/* ast.c: node construction, the table-driven JSON form of the tree and
+ * its child visitor.
  *
  * Each node is a JSON object {"k": KIND, "loc": "L:C", ...fields...}.  The
  * fields a kind has are listed once, in `specs` below, with their JSON key,
  * their C member and whether they may be absent.  Encoding writes them in
  * table order, so output is deterministic; decoding rejects missing
  * required fields, unknown keys and values of the wrong JSON type, each at
- * the value's place in the input. */
+ * the value's place in the input.  The same table drives
+ * rk_ast_any_child, so the passes' walkers that must reach every child
+ * (free names, calls, memory reads, ...) reach the children the document
+ * holds, no more and no fewer. */
 #include "ast.h"
 
 #include <stddef.h>
@@ -273,6 +277,45 @@ json_t *rk_ast_encode(const RkModule *m, const char *kind)
     }
     json_object_set_new(doc, "decls", encode_list(m->decls));
     return doc;
+}
+
+/* --- children ------------------------------------------------------------ */
+
+bool rk_ast_any_child(RkNode *n, RkChildTest test, void *ctx)
+{
+    for (const Field *f = specs[n->kind]; f->key; f++) {
+        if (f->type == F_NODE || f->type == F_OPT_NODE) {
+            RkNode *c = AT(n, f, RkNode *);
+            if (c && test(c, f->key, -1, ctx))
+                return true;
+        } else if (f->type == F_LIST || f->type == F_OPT_LIST) {
+            RkList l = AT(n, f, RkList);
+            for (int i = 0; i < l.len; i++)
+                if (test(l.items[i], f->key, i, ctx))
+                    return true;
+        }
+    }
+    return false;
+}
+
+typedef struct EachCtx {
+    RkChildVisit visit;
+    void *ctx;
+} EachCtx;
+
+static bool visit_one(RkNode *child, const char *key, int index, void *ctx)
+{
+    (void)key;
+    (void)index;
+    EachCtx *e = ctx;
+    e->visit(child, e->ctx);
+    return false;
+}
+
+void rk_ast_each_child(RkNode *n, RkChildVisit visit, void *ctx)
+{
+    EachCtx e = {visit, ctx};
+    rk_ast_any_child(n, visit_one, &e);
 }
 
 /* --- decoding ------------------------------------------------------------- */
