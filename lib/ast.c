@@ -6,8 +6,8 @@
  * their C member and whether they may be absent.  Encoding writes them in
  * table order, so output is deterministic; decoding rejects missing
  * required fields, unknown keys and values of the wrong JSON type, each at
- * the value's place in the input.  The same table drives
- * rk_ast_any_child, so the passes' walkers that must reach every child
+ * the value's place in the input.  The same table drives the child
+ * visitor (rk_ast_any_child and its kin), so the passes' walkers that must reach every child
  * (free names, calls, memory reads, ...) reach the children the document
  * holds, no more and no fewer. */
 #include "ast.h"
@@ -281,7 +281,7 @@ json_t *rk_ast_encode(const RkModule *m, const char *kind)
 
 /* --- children ------------------------------------------------------------ */
 
-bool rk_ast_any_child(RkNode *n, RkChildTest test, void *ctx)
+bool rk_ast_any_child_at(RkNode *n, RkChildAtTest test, void *ctx)
 {
     for (const Field *f = specs[n->kind]; f->key; f++) {
         if (f->type == F_NODE || f->type == F_OPT_NODE) {
@@ -298,24 +298,35 @@ bool rk_ast_any_child(RkNode *n, RkChildTest test, void *ctx)
     return false;
 }
 
-typedef struct EachCtx {
+/* The plain callbacks, behind rk_ast_any_child_at. */
+typedef struct Plain {
+    RkChildTest test;
     RkChildVisit visit;
     void *ctx;
-} EachCtx;
+} Plain;
 
-static bool visit_one(RkNode *child, const char *key, int index, void *ctx)
+static bool plain_child(RkNode *child, const char *key, int index, void *ctx)
 {
     (void)key;
     (void)index;
-    EachCtx *e = ctx;
-    e->visit(child, e->ctx);
-    return false;
+    Plain *p = ctx;
+    if (p->visit) {
+        p->visit(child, p->ctx);
+        return false;
+    }
+    return p->test(child, p->ctx);
+}
+
+bool rk_ast_any_child(RkNode *n, RkChildTest test, void *ctx)
+{
+    Plain p = {test, NULL, ctx};
+    return rk_ast_any_child_at(n, plain_child, &p);
 }
 
 void rk_ast_each_child(RkNode *n, RkChildVisit visit, void *ctx)
 {
-    EachCtx e = {visit, ctx};
-    rk_ast_any_child(n, visit_one, &e);
+    Plain p = {NULL, visit, ctx};
+    rk_ast_any_child_at(n, plain_child, &p);
 }
 
 /* --- decoding ------------------------------------------------------------- */

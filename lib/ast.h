@@ -130,18 +130,24 @@ json_t *rk_ast_encode_node(const RkNode *n);
 /* The children of a node, from the same table as the JSON form: every node
  * and node-list field of its kind, in table order (the order the encoder
  * writes them), each list item in turn; absent optional nodes are skipped,
- * strings and flags are not children.  `key` is the field's JSON key and
- * `index` the item's place in a list field, -1 for a single node.  A walker
- * that must reach every child recurses through these rather than naming
- * members, so a field added to the table reaches every walker. */
-typedef bool (*RkChildTest)(RkNode *child, const char *key, int index,
-                            void *ctx);
-typedef void (*RkChildVisit)(RkNode *child, void *ctx);
+ * strings and flags are not children.  A walker that must reach every child
+ * recurses through these rather than naming members, so a field added to
+ * the table reaches every walker. */
 
 /* Calls test on each child until one returns true; returns whether one
  * did. */
+typedef bool (*RkChildTest)(RkNode *child, void *ctx);
 bool rk_ast_any_child(RkNode *n, RkChildTest test, void *ctx);
+
 /* Calls visit on every child. */
+typedef void (*RkChildVisit)(RkNode *child, void *ctx);
 void rk_ast_each_child(RkNode *n, RkChildVisit visit, void *ctx);
+
+/* rk_ast_any_child for walkers that need to know where a child is: `key`
+ * is its field's JSON key, `index` its place in a list field or -1 for a
+ * single node. */
+typedef bool (*RkChildAtTest)(RkNode *child, const char *key, int index,
+                              void *ctx);
+bool rk_ast_any_child_at(RkNode *n, RkChildAtTest test, void *ctx);
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# tests/06-ast.bats: lib/ast.c's child visitor (rk_ast_any_child,
-# rk_ast_each_child), which the passes' walkers use to reach every child of
-# a node.  tests/ast/children.c builds, for each node kind, a node with
+# tests/06-ast.bats: lib/ast.c's child visitor (rk_ast_any_child_at,
+# rk_ast_any_child, rk_ast_each_child), which the passes' walkers use to
+# reach every child of a node.  tests/ast/children.c builds, for each node kind, a node with
 # every child member set and checks that the visitor reaches exactly the
 # children its JSON encoding holds, each once, in table order, with their
 # keys and indices; it is built against the sanitizer librake and the

@@ -4,9 +4,9 @@
  * every node kind, a node is built with every child member of RkNode set
  * (each single child a distinct leaf, each list two), encoded with
  * rk_ast_encode_node, and the objects and arrays of that encoding, in its
- * key order (the table's), are the children rk_ast_any_child and
- * rk_ast_each_child must visit, each once, in that order, with that key
- * and index.  Leaves are told apart by their locations.  An encoding that
+ * key order (the table's), are the children rk_ast_any_child_at must
+ * visit, each once, in that order, with that key and index, and the ones
+ * rk_ast_any_child and rk_ast_each_child must visit.  Leaves are told apart by their locations.  An encoding that
  * still holds a null node or an empty list means this file fills too few
  * members (RkNode grew a child), and fails.  A node with no children set
  * must visit nothing, and a test that answers true stops the walk.
@@ -83,9 +83,21 @@ static bool record(RkNode *child, const char *key, int index, void *ctx)
     return s->n == s->stop_at;
 }
 
+static bool record_any(RkNode *child, void *ctx)
+{
+    return record(child, NULL, 0, ctx);
+}
+
 static void record_each(RkNode *child, void *ctx)
 {
     record(child, NULL, 0, ctx);
+}
+
+/* Did two walks visit the same nodes? */
+static bool same_visits(const Seen *a, const Seen *b)
+{
+    return a->n == b->n &&
+           !memcmp(a->node, b->node, sizeof(RkNode *) * (size_t)a->n);
 }
 
 static bool same_leaf(json_t *j, const RkNode *n)
@@ -144,25 +156,34 @@ static int compare(RkKind k, Seen *s, json_t *enc)
     return i;
 }
 
+/* A walk that answers true at each visit in turn stops there. */
+static void check_stops(RkKind k, RkNode *n, int count)
+{
+    for (int stop = 1; stop <= count; stop++) {
+        Seen at = {.stop_at = stop}, plain = {.stop_at = stop};
+        if (!rk_ast_any_child_at(n, record, &at) || at.n != stop ||
+            !rk_ast_any_child(n, record_any, &plain) || plain.n != stop)
+            fail(k, "a true answer does not stop the walk");
+    }
+}
+
 static void check_kind(RkKind k)
 {
     RkNode *n = full_node(k);
     json_t *enc = rk_ast_encode_node(n);
-    Seen any = {0}, each = {0};
-    if (rk_ast_any_child(n, record, &any))
-        fail(k, "rk_ast_any_child is true though no test was");
-    int count = compare(k, &any, enc);
+    Seen at = {0}, any = {0}, each = {0};
+    if (rk_ast_any_child_at(n, record, &at) ||
+        rk_ast_any_child(n, record_any, &any))
+        fail(k, "the walk is true though no test was");
+    int count = compare(k, &at, enc);
     rk_ast_each_child(n, record_each, &each);
-    if (each.n != any.n ||
-        memcmp(each.node, any.node, sizeof(RkNode *) * (size_t)any.n))
+    if (!same_visits(&at, &any))
+        fail(k, "rk_ast_any_child visits other children");
+    if (!same_visits(&at, &each))
         fail(k, "rk_ast_each_child visits other children");
-    for (int stop = 1; stop <= count; stop++) {
-        Seen s = {.stop_at = stop};
-        if (!rk_ast_any_child(n, record, &s) || s.n != stop)
-            fail(k, "a true answer does not stop the walk");
-    }
+    check_stops(k, n, count);
     Seen none = {0};
-    rk_ast_any_child(rk_node_new(k, (RkLoc){1, 1}), record, &none);
+    rk_ast_any_child_at(rk_node_new(k, (RkLoc){1, 1}), record, &none);
     if (none.n)
         fail(k, "a node with no children set has visits");
     json_decref(enc);
