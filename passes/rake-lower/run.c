@@ -226,21 +226,35 @@ static void add_var(Var *vars, int *n, Var v)
         vars[(*n)++] = v;
 }
 
-/* Locations assigned in a statement list (and nested ones). */
+/* Locations assigned in a statement list (and nested ones), in order.  A
+ * slow block's assignments are to its own locals, so the walk stops at
+ * one. */
+typedef struct Assigned {
+    Var *vars;
+    int n;
+} Assigned;
+
+static void assigned_in(RkNode *s, void *ctx)
+{
+    Assigned *a = ctx;
+    if (s->kind == RK_SLOW_BLOCK)
+        return;
+    if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
+        add_var(a->vars, &a->n, (Var){s->target->slot, -1});
+    if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
+        int slot = s->target->object->slot;
+        for (int k = 0; k < L->env->nelems[slot]; k++)
+            add_var(a->vars, &a->n, (Var){slot, k});
+    }
+    rk_ast_each_child(s, assigned_in, a);
+}
+
 static void assigned(RkList body, Var *vars, int *n)
 {
-    for (int i = 0; i < body.len; i++) {
-        RkNode *s = body.items[i];
-        if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
-            add_var(vars, n, (Var){s->target->slot, -1});
-        if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
-            int slot = s->target->object->slot;
-            for (int k = 0; k < L->env->nelems[slot]; k++)
-                add_var(vars, n, (Var){slot, k});
-        }
-        assigned(s->body, vars, n);
-        assigned(s->else_body, vars, n);
-    }
+    Assigned a = {vars, *n};
+    for (int i = 0; i < body.len; i++)
+        assigned_in(body.items[i], &a);
+    *n = a.n;
 }
 
 static int *edge_args(Var *vars, int n, int extra_n, const int *extra)
