@@ -5,7 +5,9 @@
  * kind, a location and the handful of named children its kind uses.  Which
  * children a kind has, and under which JSON keys, is one table in ast.c;
  * the generic encoder and decoder walk that table, so the C names and the
- * JSON names cannot drift apart.  The checker adds annotations (`ty`, `ref`,
+ * JSON names cannot drift apart, and so does the child visitor
+ * (rk_ast_any_child), so a pass that walks every child of a node never
+ * names them and cannot miss one.  The checker adds annotations (`ty`, `ref`,
  * ...) to the same nodes; they are encoded only when set, so a rake.ast
  * document never carries them. */
 #ifndef RK_AST_H
