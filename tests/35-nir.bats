@@ -24,6 +24,9 @@
 #                                verifier rule RULE (one of those listed at
 #                                the top of lib/nirverify.c) and nothing
 #                                else; its "source" says how
+#   tests/nir/meaning/NAME.rk    a program whose main must give its
+#                                `~~ expect: N` in the tree and through the
+#                                native IR on each of its `~~ targets:`
 #
 # tools/update-golden regenerates every expected file (and copies new
 # conformance programs and spec blocks in); read what it changes before
@@ -610,5 +613,35 @@ invalid() {
         [ "$want" = "$got" ] || fail_file "$g" "main gives '$got' through the native IR, '$want' in the tree"
     done
     [ "$n" -ge 10 ] || fail_file "$GOLDEN" "only $n programs with main"
+    report
+}
+
+# meaning FILE PROFILE BINDIR: FILE's main through BINDIR's rake-lower and
+# rake-opt and rake-interp --nir, on the document the normal build checks.
+meaning() {
+    local c=$BATS_TEST_TMPDIR/checked.json n=$BATS_TEST_TMPDIR/nir.json
+    "$BIN/rake-parse" "$1" | "$BIN/rake-check" --target "$2" >"$c" || return 1
+    "$3/rake-lower" <"$c" | "$3/rake-opt" >"$n" || return 1
+    "$3/rake-interp" --nir "$n" <"$c" 2>&1
+}
+
+# tests/nir/meaning/NAME.rk: programs whose main gives `~~ expect: N` in the
+# tree and through the native IR, on each profile of `~~ targets:`; each is
+# a case the lowering once got wrong.
+@test "nir: tests/nir/meaning programs give their expected result through the native IR, both builds" {
+    local f want profile got n=0
+    for f in "$NIR"/meaning/*.rk; do
+        want=$(sed -n 's/^~~ expect: *//p' "$f")
+        for profile in $(sed -n 's/^~~ targets: *//p' "$f"); do
+            n=$((n + 1))
+            got=$("$BIN/rake-parse" "$f" | "$BIN/rake-check" --target "$profile" | "$BIN/rake-interp" 2>&1) || true
+            [ "$got" = "$want" ] || fail_file "$f" "$profile: main gives '$got' in the tree, not $want"
+            got=$(meaning "$f" "$profile" "$BIN") || true
+            [ "$got" = "$want" ] || fail_file "$f" "$profile: main gives '$got' through the native IR, not $want"
+            got=$(meaning "$f" "$profile" "$ASAN_BIN") || true
+            [ "$got" = "$want" ] || fail_file "$f" "$profile: main gives '$got' through the sanitizer builds, not $want"
+        done
+    done
+    [ "$n" -ge 1 ] || fail_file "$NIR/meaning" "no programs"
     report
 }

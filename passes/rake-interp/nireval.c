@@ -317,36 +317,31 @@ static Val memory(Ev *e, RkInstr *in)
 
 /* --- slow blocks ------------------------------------------------------------------------ */
 
-static RkNode *find_block(RkNode *n, const char *loc)
+/* The slow block at loc ("L:C") in a kernel, at any depth. */
+typedef struct FindBlock {
+    const char *loc;
+    RkNode *found;
+} FindBlock;
+
+static bool find_block(RkNode *n, void *ctx)
 {
-    if (!n)
-        return NULL;
+    FindBlock *f = ctx;
     if (n->kind == RK_SLOW_BLOCK) {
         char buf[32];
         snprintf(buf, sizeof buf, "%d:%d", n->loc.line, n->loc.col);
-        if (!strcmp(buf, loc))
-            return n;
-    }
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->target, n->object, n->index, n->from, n->to, n->step};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
-        RkNode *r = find_block(kids[i], loc);
-        if (r)
-            return r;
-    }
-    RkList lists[] = {n->body, n->else_body, n->args, n->fields};
-    for (int l = 0; l < 4; l++)
-        for (int i = 0; i < lists[l].len; i++) {
-            RkNode *r = find_block(lists[l].items[i], loc);
-            if (r)
-                return r;
+        if (!strcmp(buf, f->loc)) {
+            f->found = n;
+            return true;
         }
-    return NULL;
+    }
+    return rk_ast_any_child(n, find_block, f);
 }
 
 static Val slow_call(Ev *e, RkInstr *in)
 {
-    RkNode *blk = find_block(e->src, in->text);
+    FindBlock fb = {in->text, NULL};
+    find_block(e->src, &fb);
+    RkNode *blk = fb.found;
     if (!blk)
         rk_diag_internal("rake-interp: no slow block at %s", in->text);
     Frame *f = push_frame(e->src);

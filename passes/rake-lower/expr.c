@@ -100,23 +100,13 @@ static RkOp arith_op(char op, bool rack)
 
 /* Does evaluating `n` touch memory or run slow code (and so may trap or
  * have an effect)? */
-static bool touches_memory(RkNode *n)
+static bool touches_memory(RkNode *n, void *unused)
 {
-    if (!n)
-        return false;
     if (n->kind == RK_SLOW_BLOCK)
         return true;
     if (n->kind == RK_INDEX && !(n->note && !strcmp(n->note, "array")))
         return true;
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->object, n->index};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        if (touches_memory(kids[i]))
-            return true;
-    for (int i = 0; i < n->args.len; i++)
-        if (touches_memory(n->args.items[i]))
-            return true;
-    return false;
+    return rk_ast_any_child(n, touches_memory, unused);
 }
 
 /* A uniform `and`/`or` whose right operand touches memory: it runs only
@@ -158,7 +148,7 @@ static LVal binary(RkNode *e)
             L->ctx = mask_and(saved, need, e->loc);
             y = materialize(lower_expr(e->rhs), NULL);
             L->ctx = saved;
-        } else if (touches_memory(e->rhs)) {
+        } else if (touches_memory(e->rhs, NULL)) {
             return short_circuit(e, x);
         } else {
             /* pure uniform operands: both sides give the same result */

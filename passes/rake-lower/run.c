@@ -226,21 +226,35 @@ static void add_var(Var *vars, int *n, Var v)
         vars[(*n)++] = v;
 }
 
-/* Locations assigned in a statement list (and nested ones). */
+/* Locations assigned in a statement list (and nested ones), in order.  A
+ * slow block's assignments are to its own locals, so the walk stops at
+ * one. */
+typedef struct Assigned {
+    Var *vars;
+    int n;
+} Assigned;
+
+static void assigned_in(RkNode *s, void *ctx)
+{
+    Assigned *a = ctx;
+    if (s->kind == RK_SLOW_BLOCK)
+        return;
+    if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
+        add_var(a->vars, &a->n, (Var){s->target->slot, -1});
+    if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
+        int slot = s->target->object->slot;
+        for (int k = 0; k < L->env->nelems[slot]; k++)
+            add_var(a->vars, &a->n, (Var){slot, k});
+    }
+    rk_ast_each_child(s, assigned_in, a);
+}
+
 static void assigned(RkList body, Var *vars, int *n)
 {
-    for (int i = 0; i < body.len; i++) {
-        RkNode *s = body.items[i];
-        if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
-            add_var(vars, n, (Var){s->target->slot, -1});
-        if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
-            int slot = s->target->object->slot;
-            for (int k = 0; k < L->env->nelems[slot]; k++)
-                add_var(vars, n, (Var){slot, k});
-        }
-        assigned(s->body, vars, n);
-        assigned(s->else_body, vars, n);
-    }
+    Assigned a = {vars, *n};
+    for (int i = 0; i < body.len; i++)
+        assigned_in(body.items[i], &a);
+    *n = a.n;
 }
 
 static int *edge_args(Var *vars, int n, int extra_n, const int *extra)
@@ -448,35 +462,35 @@ void lower_for(RkNode *s)
 
 /* --- slow blocks --------------------------------------------------------------------- */
 
-static void captures(RkNode *n, int *slots, int *count)
+/* The run's locals a slow block reads: every name in it, at any depth
+ * (a stack literal's field, an array's element...), bound to a value of
+ * the run, each once. */
+typedef struct Captures {
+    int slots[64];
+    int n;
+} Captures;
+
+static void captures(RkNode *n, void *ctx)
 {
-    if (!n)
-        return;
+    Captures *c = ctx;
     if (n->kind == RK_NAME && n->slot >= 0 && n->slot < L->env->nslots &&
         (L->env->slots[n->slot].id >= 0 || L->env->slots[n->slot].is_const)) {
-        for (int i = 0; i < *count; i++)
-            if (slots[i] == n->slot)
+        for (int i = 0; i < c->n; i++)
+            if (c->slots[i] == n->slot)
                 return;
-        if (*count < 64)
-            slots[(*count)++] = n->slot;
+        if (c->n < 64)
+            c->slots[c->n++] = n->slot;
     }
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->target, n->object, n->index, n->from, n->to, n->step};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        captures(kids[i], slots, count);
-    RkList lists[] = {n->body, n->else_body, n->args, n->elems};
-    for (size_t l = 0; l < 4; l++)
-        for (int i = 0; i < lists[l].len; i++)
-            captures(lists[l].items[i], slots, count);
+    rk_ast_each_child(n, captures, c);
 }
 
 LVal lower_slow_block(RkNode *blk)
 {
-    int slots[64], n = 0, args[64];
-    for (int i = 0; i < blk->body.len; i++)
-        captures(blk->body.items[i], slots, &n);
+    Captures c = {.n = 0};
+    rk_ast_each_child(blk, captures, &c);
+    int n = c.n, args[64];
     for (int i = 0; i < n; i++)
-        args[i] = materialize(L->env->slots[slots[i]], NULL);
+        args[i] = materialize(L->env->slots[c.slots[i]], NULL);
     const RkType *t = blk->ty ? rk_type_parse(blk->ty) : NULL;
     if (t && t->kind != RK_T_SCALAR)
         t = NULL;
@@ -484,7 +498,7 @@ LVal lower_slow_block(RkNode *blk)
     in->text = rk_arena_printf(&rk_heap, "%d:%d", blk->loc.line, blk->loc.col);
     in->nlanes = n;
     in->lanes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
-    memcpy(in->lanes, slots, sizeof(int) * (size_t)n);
+    memcpy(in->lanes, c.slots, sizeof(int) * (size_t)n);
     in->fused = -1;
     return lval(in->id, t ? t : &rk_ty_unit);
 }
