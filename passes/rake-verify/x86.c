@@ -395,8 +395,8 @@ static void check_cross(Ctx *c, const Insn *in, const RkMInstr *mi)
     const RkInsnDesc *d = rk_target_insn(c->t, in->mnem);
     if (!d || !(d->flags & RK_I_CROSS))
         return;
-    const RkOpInfo *op = rk_nir_op(mi->origin);
-    if ((op && (op->flags & RK_OP_CROSS)) || !strcmp(mi->origin, "entry"))
+    const RkOpInfo *op = rk_nir_op_info(rk_nir_op_lookup(mi->origin));
+    if ((op && (op->flags & RK_OPF_CROSS)) || !strcmp(mi->origin, "entry"))
         return;
     /* SSE2's integer multiply interleaves even and odd lanes */
     if (c->t->index == 0 && (!strcmp(mi->origin, "rack.mul") || !strcmp(mi->origin, "u.mul")) &&
