@@ -25,15 +25,15 @@ build() {
 }
 
 @test "mir cfg: the hand-written loops fit the schema before and after allocation" {
-    "$BIN/rake-ra" <"$M/loops.avx2.json" >"$W/ra.json"
-    run tools/validate-ir ir-schema/rake.mir.schema.json "$M/loops.avx2.json" "$W/ra.json"
+    "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/ra.json"
+    run tools/validate-ir ir-schema/rake.mir.schema.json "$M/loops.mir.json" "$W/ra.json"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
 @test "mir cfg: loops are allocated, emitted, assembled and verified" {
-    build "$M/loops.avx2.json"
+    build "$M/loops.mir.json"
     # the loop-carried accumulator and counter need no move on the back edge
-    run "$BIN/rake-ra" --text <"$M/loops.avx2.json"
+    run "$BIN/rake-ra" --text <"$M/loops.mir.json"
     echo "$output"
     [[ "$output" == *"  B2 loop:
     vaddps         =%ymm0, %ymm0, 256[%rdi+%rax*1]    ; hand
@@ -52,7 +52,7 @@ build() {
 }
 
 @test "mir cfg: a swap around a back edge goes through a free register" {
-    run "$BIN/rake-ra" --text <"$M/loops.avx2.json"
+    run "$BIN/rake-ra" --text <"$M/loops.mir.json"
     [[ "$output" == *"    vmovaps        =%ymm2, %ymm1    ; move
     vmovaps        =%ymm1, %ymm0    ; move
     vmovaps        =%ymm0, %ymm2    ; move
@@ -61,7 +61,7 @@ build() {
 
 @test "mir cfg: the loops compute what plain C computes" {
     grep -qw avx2 /proc/cpuinfo || skip "this CPU has no AVX2: the loops are built and verified, not run"
-    build "$M/loops.avx2.json"
+    build "$M/loops.mir.json"
     cc -std=c11 -O1 -mavx2 "$M/loops-main.c" "$W/out.o" -o "$W/loops"
     run "$W/loops"
     echo "$output"
@@ -69,9 +69,16 @@ build() {
     [ "$output" = "loops: 0 failures" ]
 }
 
+@test "mir cfg: the allocated loops and their listing are the goldens (tools/update-golden tests/mir)" {
+    "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/ra.json"
+    diff -u "$M/loops.mir.ra.json" "$W/ra.json"
+    "$BIN/rake-ra" --text <"$M/loops.mir.json" >"$W/ra.txt"
+    diff -u "$M/loops.mir.ra.txt" "$W/ra.txt"
+}
+
 @test "mir cfg: allocation is deterministic" {
-    "$BIN/rake-ra" <"$M/loops.avx2.json" >"$W/a.json"
-    "$BIN/rake-ra" <"$M/loops.avx2.json" >"$W/b.json"
+    "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/a.json"
+    "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/b.json"
     cmp "$W/a.json" "$W/b.json"
     # and idempotent: an allocated document goes through unchanged
     "$BIN/rake-ra" <"$W/a.json" >"$W/c.json"
@@ -80,7 +87,7 @@ build() {
 
 # tamper SED: the loops' assembly edited by SED is rejected naming RULE
 tamper() {
-    build "$M/loops.avx2.json"
+    build "$M/loops.mir.json"
     sed -e "$1" "$W/out.s" >"$W/bad.s"
     ! cmp -s "$W/out.s" "$W/bad.s"
     as --64 "$W/bad.s" -o "$W/bad.o"
@@ -99,7 +106,7 @@ tamper() {
 }
 
 @test "mir cfg: the verifier rejects a branch offset changed by one byte" {
-    build "$M/loops.avx2.json"
+    build "$M/loops.mir.json"
     # the rel8 of `jl .Lrk_vsum_loop` (0x7c XX) is the byte after its opcode
     local off
     off=$(objdump -d "$W/out.o" | awk '/\tjl / { sub(":", "", $1); print $1; exit }')
@@ -183,22 +190,22 @@ EOF
 
 @test "mir cfg: a register of another target is refused with exit 2" {
     for bad in '"reg": "v0"' '"reg": "x3"' '"reg": "zmm17"' '"reg": "k1"'; do
-        sed "0,/\"reg\": \"ymm0\"/s//$bad/" "$M/loops.avx2.json" >"$W/bad.json"
-        ! cmp -s "$M/loops.avx2.json" "$W/bad.json"
+        sed "0,/\"reg\": \"ymm0\"/s//$bad/" "$M/loops.mir.json" >"$W/bad.json"
+        ! cmp -s "$M/loops.mir.json" "$W/bad.json"
         run "$BIN/rake-ra" <"$W/bad.json"
         echo "$output"
         [ "$status" -eq 2 ]
         [[ "${lines[0]}" =~ ^rake-ra:\ \<stdin\>:[0-9]+:[0-9]+:\ .*is\ not\ a\ register\ of\ x86-avx2 ]]
     done
     # and the other way round: an x86 register in an aarch64-neon document
-    sed 's/"target": "x86-avx2"/"target": "aarch64-neon"/' "$M/loops.avx2.json" >"$W/arm.json"
+    sed 's/"target": "x86-avx2"/"target": "aarch64-neon"/' "$M/loops.mir.json" >"$W/arm.json"
     run "$BIN/rake-ra" <"$W/arm.json"
     [ "$status" -eq 2 ]
     [[ "${lines[0]}" == *'"rdi" is not a register of aarch64-neon'* ]]
 }
 
 @test "mir cfg: edges are checked: argument counts, branches into parameters, jumps to the entry" {
-    /usr/bin/python3 - "$M/loops.avx2.json" "$W" <<'EOF'
+    /usr/bin/python3 - "$M/loops.mir.json" "$W" <<'EOF'
 import json, sys, copy
 d = json.load(open(sys.argv[1]))
 def out(name, f):

@@ -227,6 +227,10 @@ int main(int argc, char **argv)
     RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 2);
     RkMModule *m = rk_mir_decode(doc.root);
     M = m;
+    if (m->t->arch != RK_ARCH_X86)
+        rk_ir_fail_at("/target", "rake-emit writes x86 assembly; %s's emitter arrives with its "
+                                 "backend",
+                      m->target);
     if (want_header) {
         header(m);
         return 0;

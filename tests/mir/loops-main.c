@@ -1,4 +1,4 @@
-/* tests/mir/loops-main.c: calls the hand-written loops of loops.avx2.json
+/* tests/mir/loops-main.c: calls the hand-written loops of loops.mir.json
  * (vsum, scale, swap) from C and checks every lane against a plain C loop. */
 #include <immintrin.h>
 #include <stdint.h>
