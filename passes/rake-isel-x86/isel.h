@@ -62,7 +62,8 @@ int fround(char mode, int a);           /* 'f' floor 'c' ceil 't' trunc 'n' near
 int bcast_lane(int a, int k);
 int insert_lane(int a, int k, int u);
 int shuffle(int a, int b, const int *idx, int n);
-int reduce(const char *op, RkElem e, int a, bool scan);
+enum { RK_FOLD_SUM, RK_FOLD_PRODUCT, RK_FOLD_MIN, RK_FOLD_MAX }; /* what a fold combines with */
+int reduce(int op, RkElem e, int a, bool scan);
 int mask_fold(bool and, int m);
 int bitmask(int m);
 int fma3(int a, int b, int c);

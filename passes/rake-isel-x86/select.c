@@ -130,13 +130,13 @@ static int shift(RkInstr *in, char k)
 }
 
 /* The reductions and scans by what they combine with. */
-static const char *fold_name(RkOp op)
+static int fold_kind(RkOp op)
 {
     switch (op) {
-    case RK_OP_RACK_SUM: case RK_OP_RACK_SCAN_SUM: return "sum";
-    case RK_OP_RACK_PRODUCT: case RK_OP_RACK_SCAN_PRODUCT: return "product";
-    case RK_OP_RACK_MINIMUM: case RK_OP_RACK_SCAN_MINIMUM: return "minimum";
-    default: return "maximum";
+    case RK_OP_RACK_SUM: case RK_OP_RACK_SCAN_SUM: return RK_FOLD_SUM;
+    case RK_OP_RACK_PRODUCT: case RK_OP_RACK_SCAN_PRODUCT: return RK_FOLD_PRODUCT;
+    case RK_OP_RACK_MINIMUM: case RK_OP_RACK_SCAN_MINIMUM: return RK_FOLD_MIN;
+    default: return RK_FOLD_MAX;
     }
 }
 
@@ -184,10 +184,10 @@ static int lane_op(RkInstr *in)
     case RK_OP_RACK_SHUFFLE:
         return shuffle(in_v(in, 0), in->nargs > 1 ? in_v(in, 1) : -1, in->lanes, in->nlanes);
     case RK_OP_RACK_SUM: case RK_OP_RACK_PRODUCT: case RK_OP_RACK_MINIMUM: case RK_OP_RACK_MAXIMUM:
-        return reduce(fold_name(in->opc), arg_t(in, 0)->elem, in_v(in, 0), false);
+        return reduce(fold_kind(in->opc), arg_t(in, 0)->elem, in_v(in, 0), false);
     case RK_OP_RACK_SCAN_SUM: case RK_OP_RACK_SCAN_PRODUCT: case RK_OP_RACK_SCAN_MINIMUM:
     case RK_OP_RACK_SCAN_MAXIMUM:
-        return reduce(fold_name(in->opc), arg_t(in, 0)->elem, in_v(in, 0), true);
+        return reduce(fold_kind(in->opc), arg_t(in, 0)->elem, in_v(in, 0), true);
     case RK_OP_RACK_SPLAT: return in->nargs ? in_v(in, 0) : constant(in);
     case RK_OP_CONST: case RK_OP_MASK_CONST: return constant(in);
     case RK_OP_MASK_SELECT: case RK_OP_U_SELECT:

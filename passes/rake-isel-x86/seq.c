@@ -539,24 +539,25 @@ int shuffle(int a, int b, const int *idx, int n)
     return d;
 }
 
-static int step(const char *op, RkElem e, int acc, int x)
+/* One step of a fold: acc combined with x as `op` (one of RK_FOLD_*). */
+static int step(int op, RkElem e, int acc, int x)
 {
     if (e == RK_E_F32) {
-        if (!strcmp(op, "sum"))
+        if (op == RK_FOLD_SUM)
             return vbin("addps", "vaddps", "vaddps", acc, x);
-        if (!strcmp(op, "product"))
+        if (op == RK_FOLD_PRODUCT)
             return vbin("mulps", "vmulps", "vmulps", acc, x);
-        return fminmax(!strcmp(op, "maximum"), acc, x);
+        return fminmax(op == RK_FOLD_MAX, acc, x);
     }
-    if (!strcmp(op, "sum"))
+    if (op == RK_FOLD_SUM)
         return vbin("paddd", "vpaddd", "vpaddd", acc, x);
-    if (!strcmp(op, "product"))
+    if (op == RK_FOLD_PRODUCT)
         return imul(acc, x);
-    return iminmax(!strcmp(op, "maximum"), e == RK_E_I32, acc, x);
+    return iminmax(op == RK_FOLD_MAX, e == RK_E_I32, acc, x);
 }
 
 /* A strictly sequential left fold from lane 0; a scan keeps each prefix. */
-int reduce(const char *op, RkElem e, int a, bool scan)
+int reduce(int op, RkElem e, int a, bool scan)
 {
     int acc = bcast_lane(a, 0), r = a;
     for (int i = 1; i < lanes(); i++) {

@@ -395,11 +395,12 @@ static void check_cross(Ctx *c, const Insn *in, const RkMInstr *mi)
     const RkInsnDesc *d = rk_target_insn(c->t, in->mnem);
     if (!d || !(d->flags & RK_I_CROSS))
         return;
-    const RkOpInfo *op = rk_nir_op_info(rk_nir_op_lookup(mi->origin));
+    RkOp origin = rk_nir_op_lookup(mi->origin);
+    const RkOpInfo *op = rk_nir_op_info(origin);
     if ((op && (op->flags & RK_OPF_CROSS)) || !strcmp(mi->origin, "entry"))
         return;
     /* SSE2's integer multiply interleaves even and odd lanes */
-    if (c->t->index == 0 && (!strcmp(mi->origin, "rack.mul") || !strcmp(mi->origin, "u.mul")) &&
+    if (c->t->index == 0 && (origin == RK_OP_RACK_MUL || origin == RK_OP_U_MUL) &&
         (!strcmp(in->mnem, "pshufd") || !strcmp(in->mnem, "punpckldq")))
         return;
     /* constants are broadcast from memory; the rest move lanes */
