@@ -30,15 +30,11 @@
 
 #include "arena.h"
 
+static void *plus_one(const void *old, int n, size_t size);
+
 static void *grow(void *old, int n, int *cap, size_t size, int first)
 {
-    if (n < *cap)
-        return old;
-    *cap = *cap ? 2 * *cap : first;
-    void *p = rk_arena_alloc(&rk_heap, size * (size_t)*cap);
-    if (n)
-        memcpy(p, old, size * (size_t)n);
-    return p;
+    return rk_arena_grow(&rk_heap, old, n, cap, size, first);
 }
 
 RkMFunc *rk_mir_func(RkMModule *m, const char *name, const char *kind)
@@ -92,20 +88,25 @@ RkMInstr *rk_mir_insert(RkMBlock *b, int at, const RkMInstr *copy)
     RkMInstr c = *copy;
     append(b);
     memmove(&b->instrs[at + 1], &b->instrs[at], sizeof *b->instrs * (size_t)(b->ninstrs - 1 - at));
-    c.ops = rk_arena_alloc(&rk_heap, sizeof *c.ops * (size_t)(c.nops + 1));
-    if (c.nops)
-        memcpy(c.ops, copy->ops, sizeof *c.ops * (size_t)c.nops);
+    c.ops = plus_one(copy->ops, c.nops, sizeof *c.ops);
     b->instrs[at] = c;
     return &b->instrs[at];
 }
 
+/* A copy of the n elements at old with room for one more (operand,
+ * parameter and argument lists are short and exact-sized). */
+static void *plus_one(const void *old, int n, size_t size)
+{
+    void *p = rk_arena_alloc(&rk_heap, size * (size_t)(n + 1));
+    if (n)
+        memcpy(p, old, size * (size_t)n);
+    return p;
+}
+
 void rk_mir_operand(RkMInstr *in, RkMOp op)
 {
-    RkMOp *n = rk_arena_alloc(&rk_heap, sizeof *n * (size_t)(in->nops + 1));
-    if (in->nops)
-        memcpy(n, in->ops, sizeof *n * (size_t)in->nops);
-    n[in->nops++] = op;
-    in->ops = n;
+    in->ops = plus_one(in->ops, in->nops, sizeof *in->ops);
+    in->ops[in->nops++] = op;
 }
 
 int rk_mir_const(RkMFunc *f, int size, const uint32_t *words)
@@ -132,20 +133,14 @@ int rk_mir_vreg(RkMFunc *f, RkRegClass c)
 
 void rk_mir_param(RkMBlock *b, RkMReg r)
 {
-    RkMReg *n = rk_arena_alloc(&rk_heap, sizeof *n * (size_t)(b->nparams + 1));
-    if (b->nparams)
-        memcpy(n, b->params, sizeof *n * (size_t)b->nparams);
-    n[b->nparams++] = r;
-    b->params = n;
+    b->params = plus_one(b->params, b->nparams, sizeof *b->params);
+    b->params[b->nparams++] = r;
 }
 
 void rk_mir_jump_arg(RkMTerm *t, RkMReg r)
 {
-    RkMReg *n = rk_arena_alloc(&rk_heap, sizeof *n * (size_t)(t->nargs + 1));
-    if (t->nargs)
-        memcpy(n, t->args, sizeof *n * (size_t)t->nargs);
-    n[t->nargs++] = r;
-    t->args = n;
+    t->args = plus_one(t->args, t->nargs, sizeof *t->args);
+    t->args[t->nargs++] = r;
 }
 
 /* --- operands ------------------------------------------------------------------- */

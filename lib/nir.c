@@ -99,13 +99,7 @@ RkFunc *rk_nir_func(RkNirModule *m, const char *name, const char *kind, RkLoc lo
 
 static void *grow(void *old, int n, int *cap, size_t size)
 {
-    if (n < *cap)
-        return old;
-    *cap = *cap ? 2 * *cap : 8;
-    void *p = rk_arena_alloc(&rk_heap, size * (size_t)*cap);
-    if (n)
-        memcpy(p, old, size * (size_t)n);
-    return p;
+    return rk_arena_grow(&rk_heap, old, n, cap, size, 8);
 }
 
 int rk_nir_param(RkFunc *f, const RkType *t, const char *name)
