@@ -82,3 +82,14 @@ char *rk_arena_printf(RkArena *a, const char *fmt, ...)
     va_end(ap);
     return p;
 }
+
+void *rk_arena_grow(RkArena *a, void *old, int n, int *cap, size_t size, int first)
+{
+    if (n < *cap)
+        return old;
+    *cap = *cap ? 2 * *cap : first;
+    void *p = rk_arena_alloc(a, size * (size_t)*cap);
+    if (n)
+        memcpy(p, old, size * (size_t)n);
+    return p;
+}

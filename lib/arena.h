@@ -18,6 +18,10 @@ typedef struct RkArena {
 void rk_arena_init(RkArena *a);
 void rk_arena_release(RkArena *a);
 void *rk_arena_alloc(RkArena *a, size_t size);       /* zeroed, 16-aligned */
+/* An array of n elements of `size` bytes with room for one more: `old`
+ * when *cap > n, else a copy in a new array of double the capacity (or
+ * `first` elements), *cap updated. */
+void *rk_arena_grow(RkArena *a, void *old, int n, int *cap, size_t size, int first);
 char *rk_arena_strdup(RkArena *a, const char *s);
 char *rk_arena_strndup(RkArena *a, const char *s, size_t n);
 char *rk_arena_printf(RkArena *a, const char *fmt, ...)

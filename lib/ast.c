@@ -1,11 +1,15 @@
-/* ast.c: node construction and the table-driven JSON form of the tree.
+/* ast.c: node construction, the table-driven JSON form of the tree and
+ * its child visitor.
  *
  * Each node is a JSON object {"k": KIND, "loc": "L:C", ...fields...}.  The
  * fields a kind has are listed once, in `specs` below, with their JSON key,
  * their C member and whether they may be absent.  Encoding writes them in
  * table order, so output is deterministic; decoding rejects missing
  * required fields, unknown keys and values of the wrong JSON type, each at
- * the value's place in the input. */
+ * the value's place in the input.  The same table drives the child
+ * visitor (rk_ast_any_child and its kin), so the passes' walkers that must reach every child
+ * (free names, calls, memory reads, ...) reach the children the document
+ * holds, no more and no fewer. */
 #include "ast.h"
 
 #include <stddef.h>
@@ -273,6 +277,56 @@ json_t *rk_ast_encode(const RkModule *m, const char *kind)
     }
     json_object_set_new(doc, "decls", encode_list(m->decls));
     return doc;
+}
+
+/* --- children ------------------------------------------------------------ */
+
+bool rk_ast_any_child_at(RkNode *n, RkChildAtTest test, void *ctx)
+{
+    for (const Field *f = specs[n->kind]; f->key; f++) {
+        if (f->type == F_NODE || f->type == F_OPT_NODE) {
+            RkNode *c = AT(n, f, RkNode *);
+            if (c && test(c, f->key, -1, ctx))
+                return true;
+        } else if (f->type == F_LIST || f->type == F_OPT_LIST) {
+            RkList l = AT(n, f, RkList);
+            for (int i = 0; i < l.len; i++)
+                if (test(l.items[i], f->key, i, ctx))
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* The plain callbacks, behind rk_ast_any_child_at. */
+typedef struct Plain {
+    RkChildTest test;
+    RkChildVisit visit;
+    void *ctx;
+} Plain;
+
+static bool plain_child(RkNode *child, const char *key, int index, void *ctx)
+{
+    (void)key;
+    (void)index;
+    Plain *p = ctx;
+    if (p->visit) {
+        p->visit(child, p->ctx);
+        return false;
+    }
+    return p->test(child, p->ctx);
+}
+
+bool rk_ast_any_child(RkNode *n, RkChildTest test, void *ctx)
+{
+    Plain p = {test, NULL, ctx};
+    return rk_ast_any_child_at(n, plain_child, &p);
+}
+
+void rk_ast_each_child(RkNode *n, RkChildVisit visit, void *ctx)
+{
+    Plain p = {NULL, visit, ctx};
+    rk_ast_any_child_at(n, plain_child, &p);
 }
 
 /* --- decoding ------------------------------------------------------------- */

@@ -5,7 +5,9 @@
  * kind, a location and the handful of named children its kind uses.  Which
  * children a kind has, and under which JSON keys, is one table in ast.c;
  * the generic encoder and decoder walk that table, so the C names and the
- * JSON names cannot drift apart.  The checker adds annotations (`ty`, `ref`,
+ * JSON names cannot drift apart, and so does the child visitor
+ * (rk_ast_any_child), so a pass that walks every child of a node never
+ * names them and cannot miss one.  The checker adds annotations (`ty`, `ref`,
  * ...) to the same nodes; they are encoded only when set, so a rake.ast
  * document never carries them. */
 #ifndef RK_AST_H
@@ -126,5 +128,28 @@ bool rk_int_literal(const char *text, bool *neg, uint64_t *magnitude);
 json_t *rk_ast_encode(const RkModule *m, const char *kind);
 RkModule *rk_ast_decode(json_t *root);
 json_t *rk_ast_encode_node(const RkNode *n);
+
+/* The children of a node, from the same table as the JSON form: every node
+ * and node-list field of its kind, in table order (the order the encoder
+ * writes them), each list item in turn; absent optional nodes are skipped,
+ * strings and flags are not children.  A walker that must reach every child
+ * recurses through these rather than naming members, so a field added to
+ * the table reaches every walker. */
+
+/* Calls test on each child until one returns true; returns whether one
+ * did. */
+typedef bool (*RkChildTest)(RkNode *child, void *ctx);
+bool rk_ast_any_child(RkNode *n, RkChildTest test, void *ctx);
+
+/* Calls visit on every child. */
+typedef void (*RkChildVisit)(RkNode *child, void *ctx);
+void rk_ast_each_child(RkNode *n, RkChildVisit visit, void *ctx);
+
+/* rk_ast_any_child for walkers that need to know where a child is: `key`
+ * is its field's JSON key, `index` its place in a list field or -1 for a
+ * single node. */
+typedef bool (*RkChildAtTest)(RkNode *child, const char *key, int index,
+                              void *ctx);
+bool rk_ast_any_child_at(RkNode *n, RkChildAtTest test, void *ctx);
 
 #endif

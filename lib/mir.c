@@ -1,14 +1,27 @@
-/* mir.c: building rake.mir and its JSON form.
+/* mir.c: building rake.mir, flattening a function into the instructions
+ * that are emitted, and the readable listing.
  *
- * {"ir": "rake.mir", "version": 1, "source", "target", "allocated",
- *  "functions": [{"name", "kind", "args": [{"name", "type", "reg",
- *  "vreg"}], "result": {"type", "reg"}, "vregs", "fmas",
- *  "consts": [["0x3f000000", ...], ...],
- *  "loc": "L:C", "code": [["vaddps", "=v3", "v1", "v2", "@rack.add", "#5",
- *  "3:9"], ...]}]}
- * Each instruction is an array: the opcode, its operands, then "@origin",
- * "#nir" (the native-IR value id) and "L:C" (the source location of that
- * native-IR op), the last two absent when there is none. */
+ * The JSON form is in mirjson.c.  Everything here grows: blocks,
+ * instructions, operands, constants and virtual registers are arena arrays
+ * doubled when full.
+ *
+ * Flattening (rk_mir_flatten) is the one place where a function's
+ * terminators, prologue and epilogue become instructions, so the emitter
+ * prints exactly the list the verifier compares with the object:
+ *   - the entry block starts with a save (push) of every callee-saved
+ *     general register rake-ra used, in register order;
+ *   - `ret` becomes the restores in reverse order, the target's upper-
+ *     state clear (vzeroupper) unless the result lives in a whole wide
+ *     vector register, and the return;
+ *   - a block with no instructions that only jumps (what is left of an
+ *     edge once rake-ra has removed the parameters) is not emitted: every
+ *     jump and branch to it goes where it goes;
+ *   - `jump L` becomes the target's jump, or nothing when L is the next
+ *     emitted block;
+ *   - `branch cond, T, E` becomes the conditional branch to T and a jump
+ *     to E unless E is next, or the opposite condition's branch to E when
+ *     T is next; on a register, a test of the register first;
+ *   - `trap` becomes the target's trap instruction. */
 #include "mir.h"
 
 #include <inttypes.h>
@@ -16,48 +29,84 @@
 #include <string.h>
 
 #include "arena.h"
-#include "ir.h"
+
+static void *plus_one(const void *old, int n, size_t size);
+
+static void *grow(void *old, int n, int *cap, size_t size, int first)
+{
+    return rk_arena_grow(&rk_heap, old, n, cap, size, first);
+}
 
 RkMFunc *rk_mir_func(RkMModule *m, const char *name, const char *kind)
 {
     RkMFunc *f = RK_NEW(RkMFunc);
     f->name = name;
     f->kind = kind;
-    if (m->nfuncs == m->cap) {
-        m->cap = m->cap ? 2 * m->cap : 8;
-        RkMFunc **n = rk_arena_alloc(&rk_heap, sizeof *n * (size_t)m->cap);
-        if (m->nfuncs)
-            memcpy(n, m->funcs, sizeof *n * (size_t)m->nfuncs);
-        m->funcs = n;
-    }
+    f->result = rk_mreg(RK_RC_VEC, false, -1);
+    m->funcs = grow(m->funcs, m->nfuncs, &m->cap, sizeof *m->funcs, 8);
     m->funcs[m->nfuncs++] = f;
     return f;
 }
 
+int rk_mir_block(RkMFunc *f, const char *label)
+{
+    RkMBlock *b = RK_NEW(RkMBlock);
+    b->label = label;
+    b->term.kind = RK_MT_RET;
+    b->term.origin = "result";
+    b->term.nir = -1;
+    b->term.then = b->term.els = -1;
+    f->blocks = grow(f->blocks, f->nblocks, &f->bcap, sizeof *f->blocks, 4);
+    f->blocks[f->nblocks] = b;
+    f->cur = f->nblocks;
+    return f->nblocks++;
+}
+
+static RkMInstr *append(RkMBlock *b)
+{
+    b->instrs = grow(b->instrs, b->ninstrs, &b->cap, sizeof *b->instrs, 32);
+    RkMInstr *in = &b->instrs[b->ninstrs++];
+    memset(in, 0, sizeof *in);
+    in->nir = -1;
+    return in;
+}
+
 RkMInstr *rk_mir_add(RkMFunc *f, const char *op, const char *origin, int nir)
 {
-    if (f->ninstrs == f->cap) {
-        f->cap = f->cap ? 2 * f->cap : 32;
-        RkMInstr *n = rk_arena_alloc(&rk_heap, sizeof *n * (size_t)f->cap);
-        if (f->ninstrs)
-            memcpy(n, f->instrs, sizeof *n * (size_t)f->ninstrs);
-        f->instrs = n;
-    }
-    RkMInstr *in = &f->instrs[f->ninstrs++];
-    memset(in, 0, sizeof *in);
+    if (f->nblocks == 0)
+        rk_mir_block(f, "entry");
+    RkMInstr *in = append(f->blocks[f->cur]);
     in->op = op;
     in->origin = origin;
     in->nir = nir;
     return in;
 }
 
+/* A copy of `copy` (operands duplicated) at index `at` of b. */
+RkMInstr *rk_mir_insert(RkMBlock *b, int at, const RkMInstr *copy)
+{
+    RkMInstr c = *copy;
+    append(b);
+    memmove(&b->instrs[at + 1], &b->instrs[at], sizeof *b->instrs * (size_t)(b->ninstrs - 1 - at));
+    c.ops = plus_one(copy->ops, c.nops, sizeof *c.ops);
+    b->instrs[at] = c;
+    return &b->instrs[at];
+}
+
+/* A copy of the n elements at old with room for one more (operand,
+ * parameter and argument lists are short and exact-sized). */
+static void *plus_one(const void *old, int n, size_t size)
+{
+    void *p = rk_arena_alloc(&rk_heap, size * (size_t)(n + 1));
+    if (n)
+        memcpy(p, old, size * (size_t)n);
+    return p;
+}
+
 void rk_mir_operand(RkMInstr *in, RkMOp op)
 {
-    RkMOp *n = rk_arena_alloc(&rk_heap, sizeof *n * (size_t)(in->nops + 1));
-    if (in->nops)
-        memcpy(n, in->ops, sizeof *n * (size_t)in->nops);
-    n[in->nops++] = op;
-    in->ops = n;
+    in->ops = plus_one(in->ops, in->nops, sizeof *in->ops);
+    in->ops[in->nops++] = op;
 }
 
 int rk_mir_const(RkMFunc *f, int size, const uint32_t *words)
@@ -67,13 +116,7 @@ int rk_mir_const(RkMFunc *f, int size, const uint32_t *words)
         if (f->consts[i].size == size &&
             !memcmp(f->consts[i].words, words, sizeof(uint32_t) * (size_t)nw))
             return i;
-    if (f->nconsts == f->ccap) {
-        f->ccap = f->ccap ? 2 * f->ccap : 8;
-        RkMConst *n = rk_arena_alloc(&rk_heap, sizeof *n * (size_t)f->ccap);
-        if (f->nconsts)
-            memcpy(n, f->consts, sizeof *n * (size_t)f->nconsts);
-        f->consts = n;
-    }
+    f->consts = grow(f->consts, f->nconsts, &f->ccap, sizeof *f->consts, 8);
     RkMConst *c = &f->consts[f->nconsts];
     memset(c, 0, sizeof *c);
     c->size = size;
@@ -81,415 +124,366 @@ int rk_mir_const(RkMFunc *f, int size, const uint32_t *words)
     return f->nconsts++;
 }
 
-int rk_mir_vreg(RkMFunc *f) { return f->nvregs++; }
+int rk_mir_vreg(RkMFunc *f, RkRegClass c)
+{
+    f->vclass = grow(f->vclass, f->nvregs, &f->vcap, sizeof *f->vclass, 64);
+    f->vclass[f->nvregs] = (int8_t)c;
+    return f->nvregs++;
+}
 
-static RkMOp base(char kind)
+void rk_mir_param(RkMBlock *b, RkMReg r)
+{
+    b->params = plus_one(b->params, b->nparams, sizeof *b->params);
+    b->params[b->nparams++] = r;
+}
+
+void rk_mir_jump_arg(RkMTerm *t, RkMReg r)
+{
+    t->args = plus_one(t->args, t->nargs, sizeof *t->args);
+    t->args[t->nargs++] = r;
+}
+
+/* --- operands ------------------------------------------------------------------- */
+
+RkMReg rk_mreg(RkRegClass c, bool virt, int num) { return (RkMReg){virt, (int8_t)c, num}; }
+
+bool rk_mreg_eq(RkMReg a, RkMReg b)
+{
+    return a.virt == b.virt && a.cls == b.cls && a.num == b.num;
+}
+
+static RkMOp blank(RkMOpKind kind)
 {
     RkMOp o;
     memset(&o, 0, sizeof o);
     o.kind = kind;
+    o.reg.num = o.index.num = o.mask.num = -1;
     return o;
 }
 
-RkMOp rk_mv(int v)
+RkMOp rk_mo_reg(RkMReg r, int bits, bool def, bool use)
 {
-    RkMOp o = base('v');
-    o.vreg = v;
-    o.use = true;
+    RkMOp o = blank(RK_MO_REG);
+    o.reg = r;
+    o.bits = bits;
+    o.def = def;
+    o.use = use;
     return o;
 }
 
-RkMOp rk_mvd(int v)
-{
-    RkMOp o = base('v');
-    o.vreg = v;
-    o.def = true;
-    return o;
-}
-
-RkMOp rk_mvu(int v)
-{
-    RkMOp o = rk_mv(v);
-    o.def = true;
-    return o;
-}
+RkMOp rk_mv(int v) { return rk_mo_reg(rk_mreg(RK_RC_VEC, true, v), 0, false, true); }
+RkMOp rk_mvd(int v) { return rk_mo_reg(rk_mreg(RK_RC_VEC, true, v), 0, true, false); }
+RkMOp rk_mvu(int v) { return rk_mo_reg(rk_mreg(RK_RC_VEC, true, v), 0, true, true); }
 
 RkMOp rk_mvx(RkMOp o)
 {
-    o.width = 'x';
-    return o;
-}
-
-RkMOp rk_mp(const char *reg, bool def)
-{
-    RkMOp o = base('p');
-    o.phys = reg;
-    o.def = def;
-    o.use = !def;
+    o.bits = 128;
     return o;
 }
 
 RkMOp rk_mi(int64_t imm)
 {
-    RkMOp o = base('i');
+    RkMOp o = blank(RK_MO_IMM);
     o.imm = imm;
     return o;
 }
 
 RkMOp rk_mc(int cidx)
 {
-    RkMOp o = base('c');
-    o.cidx = cidx;
+    RkMOp o = blank(RK_MO_CONST);
+    o.imm = cidx;
     return o;
 }
 
-RkMOp rk_mmask(RkMOp o, bool zero)
+RkMOp rk_ml(int block)
 {
-    o.mask = zero ? "{%k1}{z}" : "{%k1}";
+    RkMOp o = blank(RK_MO_LABEL);
+    o.imm = block;
     return o;
 }
 
-const char *rk_mir_operand_str(const RkMOp *o)
+RkMOp rk_mmem(RkMReg base, RkMReg index, int scale, int64_t disp, int bits, bool def)
 {
-    const char *mark = o->def && o->use ? "+" : o->def ? "=" : "";
-    const char *mask = o->mask ? o->mask : "";
-    switch (o->kind) {
-    case 'v':
-        return rk_arena_printf(&rk_heap, "%sv%d%s%s", mark, o->vreg, o->width ? ".x" : "", mask);
-    case 'p':
-        return rk_arena_printf(&rk_heap, "%s%%%s%s", mark, o->phys, mask);
-    case 'i':
-        return rk_arena_printf(&rk_heap, "$%" PRId64, o->imm);
-    default:
-        return rk_arena_printf(&rk_heap, "C%d", o->cidx);
+    RkMOp o = blank(RK_MO_MEM);
+    o.reg = base;
+    o.index = index;
+    o.scale = scale;
+    o.disp = disp;
+    o.bits = bits;
+    o.def = def;
+    o.use = !def;
+    return o;
+}
+
+RkMOp rk_mmask(RkMOp o, RkMReg mask, bool zero)
+{
+    o.mask = mask;
+    o.zero = zero;
+    return o;
+}
+
+/* --- flattening ------------------------------------------------------------------ */
+
+typedef struct Flat {
+    RkMFlat out;
+    int cap;
+    const RkMFunc *f;
+    const RkTarget *t;
+    int *next;           /* per block: the block emitted after it, or -1 */
+} Flat;
+
+static bool forwarder(const RkMFunc *f, int b)
+{
+    const RkMBlock *blk = f->blocks[b];
+    return b > 0 && blk->ninstrs == 0 && blk->term.kind == RK_MT_JUMP && blk->term.nargs == 0;
+}
+
+/* Where a jump to b really goes: past blocks that only jump. */
+static int thread(const RkMFunc *f, int b)
+{
+    for (int hops = 0; hops < f->nblocks && forwarder(f, b); hops++)
+        b = f->blocks[b]->term.then;
+    return b;
+}
+
+static RkMInstr *emit(Flat *fl, const char *op, const char *origin, int nir, RkLoc loc)
+{
+    fl->out.ins = grow(fl->out.ins, fl->out.n, &fl->cap, sizeof *fl->out.ins, 64);
+    RkMInstr *in = &fl->out.ins[fl->out.n++];
+    memset(in, 0, sizeof *in);
+    in->op = op;
+    in->origin = origin;
+    in->nir = nir;
+    in->loc = loc;
+    return in;
+}
+
+static void saves(Flat *fl, bool restore, const RkMTerm *at)
+{
+    uint64_t s = fl->f->saved[RK_RC_GPR];
+    const char *op = restore ? fl->t->pop : fl->t->push;
+    if (!s)
+        return;
+    if (!op)
+        rk_diag_internal("%s saves registers, but %s has no push", fl->f->name, fl->t->profile);
+    for (int k = 0; k < RK_REG_MAX; k++) {
+        int r = restore ? RK_REG_MAX - 1 - k : k;
+        if (!(s >> r & 1u))
+            continue;
+        RkMInstr *in = emit(fl, op, restore ? "epilogue" : "prologue", -1,
+                            at ? at->loc : fl->f->loc);
+        rk_mir_operand(in, rk_mo_reg(rk_mreg(RK_RC_GPR, false, r), 0, restore, !restore));
     }
 }
 
-bool rk_mir_operand_parse(const char *s, RkMOp *o)
+static bool wide_result(const RkMFunc *f, const RkTarget *t)
 {
-    memset(o, 0, sizeof *o);
-    bool def = false, use = true;
-    if (*s == '=') {
-        def = true;
-        use = false;
-        s++;
-    } else if (*s == '+') {
-        def = true;
-        s++;
-    }
-    const char *brace = strchr(s, '{');
-    size_t n = brace ? (size_t)(brace - s) : strlen(s);
-    if (brace) {
-        if (!strcmp(brace, "{%k1}"))
-            o->mask = "{%k1}";
-        else if (!strcmp(brace, "{%k1}{z}"))
-            o->mask = "{%k1}{z}";
-        else
-            return false;
-    }
-    char *body = rk_arena_strndup(&rk_heap, s, n);
-    o->def = def;
-    o->use = use;
-    if (body[0] == 'v' && body[1] >= '0' && body[1] <= '9') {
-        char *end;
-        o->kind = 'v';
-        o->vreg = (int)strtol(body + 1, &end, 10);
-        if (!strcmp(end, ".x"))
-            o->width = 'x';
-        else if (*end)
-            return false;
-        return true;
-    }
-    if (body[0] == '%' && body[1]) {
-        o->kind = 'p';
-        o->phys = body + 1;
-        return true;
-    }
-    if (body[0] == '$') {
-        char *end;
-        o->kind = 'i';
-        o->imm = strtoll(body + 1, &end, 10);
-        return *end == 0 && !def;
-    }
-    if (body[0] == 'C') {
-        char *end;
-        o->kind = 'c';
-        o->cidx = (int)strtol(body + 1, &end, 10);
-        return *end == 0 && !def;
-    }
-    return false;
+    return f->result.num >= 0 && f->result.cls == RK_RC_VEC && f->result_bits == 0 &&
+           t->regs[RK_RC_VEC].full_bits > 128;
 }
 
-/* --- JSON ------------------------------------------------------------------------ */
-
-static json_t *encode_func(const RkMFunc *f)
+static void jump(Flat *fl, const RkMTerm *tm, int to, int self)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(f->name));
-    json_object_set_new(o, "kind", json_string(f->kind));
-    if (f->loc.line > 0)
-        json_object_set_new(o, "loc", rk_ir_loc(f->loc));
-    json_t *args = json_array();
-    for (int i = 0; i < f->nargs; i++) {
-        json_t *a = json_object();
-        json_object_set_new(a, "name", json_string(f->args[i].name));
-        json_object_set_new(a, "type", json_string(f->args[i].type));
-        json_object_set_new(a, "reg", json_string(f->args[i].reg));
-        json_object_set_new(a, "vreg", json_integer(f->args[i].vreg));
-        json_array_append_new(args, a);
+    to = thread(fl->f, to);
+    if (to == fl->next[self])
+        return;
+    rk_mir_operand(emit(fl, fl->t->jump, tm->origin, tm->nir, tm->loc), rk_ml(to));
+}
+
+static void terminator(Flat *fl, const RkMTerm *tm, int self)
+{
+    const RkTarget *t = fl->t;
+    switch (tm->kind) {
+    case RK_MT_RET:
+        saves(fl, true, tm);
+        if (t->zeroupper && !wide_result(fl->f, t))
+            emit(fl, t->zeroupper, tm->origin, tm->nir, tm->loc);
+        emit(fl, t->ret, tm->origin, tm->nir, tm->loc);
+        return;
+    case RK_MT_TRAP:
+        emit(fl, t->trap, tm->origin, tm->nir, tm->loc);
+        return;
+    case RK_MT_JUMP:
+        jump(fl, tm, tm->then, self);
+        return;
+    case RK_MT_BRANCH: {
+        const char *cond = tm->cond;
+        if (tm->on_reg) {
+            const char *test = t->test_reg[tm->reg.bits == 32 ? 0 : 1];
+            if (!test)
+                rk_diag_internal("%s: no register test on %s", fl->f->name, t->profile);
+            RkMInstr *in = emit(fl, test, tm->origin, tm->nir, tm->loc);
+            rk_mir_operand(in, tm->reg);
+            rk_mir_operand(in, tm->reg);
+            cond = t->test_conds[!strcmp(cond, "nz") ? 0 : 1];
+        }
+        int then = thread(fl->f, tm->then), els = thread(fl->f, tm->els);
+        const char *inv = rk_target_cond_inverse(t, cond);
+        if (then == fl->next[self] && inv) { /* fall into then */
+            then = els;
+            els = fl->next[self];
+            cond = inv;
+        }
+        const char *op = rk_arena_printf(&rk_heap, t->branch_fmt, cond);
+        rk_mir_operand(emit(fl, op, tm->origin, tm->nir, tm->loc), rk_ml(then));
+        jump(fl, tm, els, self);
+        return;
     }
-    json_object_set_new(o, "args", args);
-    json_t *r = json_object();
-    json_object_set_new(r, "type", json_string(f->result_type));
-    json_object_set_new(r, "reg", f->result_reg ? json_string(f->result_reg) : json_null());
-    json_object_set_new(o, "result", r);
-    json_object_set_new(o, "vregs", json_integer(f->nvregs));
-    json_object_set_new(o, "fmas", json_integer(f->fmas));
-    json_t *cs = json_array();
-    for (int i = 0; i < f->nconsts; i++) {
-        json_t *c = json_array();
-        const RkMConst *k = &f->consts[i];
-        if (k->size == 2) {
-            char buf[16];
-            snprintf(buf, sizeof buf, "0x%04x", k->words[0] & 0xffff);
-            json_array_append_new(c, json_string(buf));
-            json_array_append_new(cs, json_pack("{s:i,s:o}", "size", 2, "words", c));
+    }
+}
+
+RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
+{
+    Flat fl = {{NULL, 0, NULL}, 0, f, t, NULL};
+    fl.out.block_at = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nblocks + 1));
+    fl.next = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nblocks + 1));
+    for (int b = f->nblocks - 1, after = -1; b >= 0; b--) {
+        fl.next[b] = after;
+        if (!forwarder(f, b))
+            after = b;
+    }
+    saves(&fl, false, NULL);
+    for (int b = 0; b < f->nblocks; b++) {
+        const RkMBlock *blk = f->blocks[b];
+        if (forwarder(f, b)) {
+            fl.out.block_at[b] = -1;
             continue;
         }
-        for (int w = 0; w < k->size / 4; w++) {
-            char buf[16];
-            snprintf(buf, sizeof buf, "0x%08x", k->words[w]);
-            json_array_append_new(c, json_string(buf));
+        fl.out.block_at[b] = b == 0 ? 0 : fl.out.n;
+        for (int i = 0; i < blk->ninstrs; i++) {
+            RkMInstr *in = emit(&fl, NULL, NULL, -1, (RkLoc){0, 0});
+            *in = blk->instrs[i];
         }
-        json_array_append_new(cs, json_pack("{s:i,s:o}", "size", k->size, "words", c));
+        terminator(&fl, &blk->term, b);
     }
-    json_object_set_new(o, "consts", cs);
-    json_t *code = json_array();
-    for (int i = 0; i < f->ninstrs; i++) {
-        const RkMInstr *in = &f->instrs[i];
-        json_t *a = json_array();
-        json_array_append_new(a, json_string(in->op));
-        for (int k = 0; k < in->nops; k++)
-            json_array_append_new(a, json_string(rk_mir_operand_str(&in->ops[k])));
-        json_array_append_new(a, json_string(rk_arena_printf(&rk_heap, "@%s", in->origin)));
-        if (in->nir >= 0)
-            json_array_append_new(a, json_string(rk_arena_printf(&rk_heap, "#%d", in->nir)));
-        if (in->loc.line > 0)
-            json_array_append_new(a, rk_ir_loc(in->loc));
-        json_array_append_new(code, a);
+    return fl.out;
+}
+
+/* --- the listing ------------------------------------------------------------------ */
+
+static const char *reg_str(const RkMModule *m, RkMReg r, int bits)
+{
+    if (r.virt) {
+        const char *cls = r.cls == RK_RC_VEC ? "v" : r.cls == RK_RC_GPR ? "g" : "m";
+        return bits ? rk_arena_printf(&rk_heap, "%s%d.%d", cls, r.num, bits)
+                    : rk_arena_printf(&rk_heap, "%s%d", cls, r.num);
     }
-    json_object_set_new(o, "code", code);
-    return o;
+    const char *n = m->t ? rk_target_reg_name(m->t, (RkRegClass)r.cls, r.num, bits) : NULL;
+    return n ? rk_arena_printf(&rk_heap, "%%%s", n) : rk_arena_printf(&rk_heap, "%%?%d", r.num);
 }
 
-json_t *rk_mir_encode(const RkMModule *m)
+const char *rk_mir_operand_str(const RkMModule *m, const RkMOp *o)
 {
-    json_t *doc = rk_ir_new_doc("rake.mir", 1, m->source, m->target);
-    json_object_set_new(doc, "allocated", json_boolean(m->allocated));
-    json_t *fs = json_array();
-    for (int i = 0; i < m->nfuncs; i++)
-        json_array_append_new(fs, encode_func(m->funcs[i]));
-    json_object_set_new(doc, "functions", fs);
-    return doc;
+    const char *mark = o->def && o->use ? "+" : o->def ? "=" : "";
+    switch (o->kind) {
+    case RK_MO_REG: {
+        const char *s = rk_arena_printf(&rk_heap, "%s%s", mark, reg_str(m, o->reg, o->bits));
+        if (o->mask.num >= 0)
+            s = rk_arena_printf(&rk_heap, "%s{%s}%s", s, reg_str(m, o->mask, 0),
+                                o->zero ? "{z}" : "");
+        return s;
+    }
+    case RK_MO_IMM:
+        return rk_arena_printf(&rk_heap, "$%" PRId64, o->imm);
+    case RK_MO_CONST:
+        return rk_arena_printf(&rk_heap, "C%" PRId64, o->imm);
+    case RK_MO_LABEL:
+        return rk_arena_printf(&rk_heap, "B%" PRId64, o->imm);
+    case RK_MO_MEM: {
+        const char *s = o->reg.num >= 0 ? reg_str(m, o->reg, 64) : "";
+        if (o->index.num >= 0)
+            s = rk_arena_printf(&rk_heap, "%s+%s*%d", s, reg_str(m, o->index, 64), o->scale);
+        if (o->disp)
+            s = rk_arena_printf(&rk_heap, "%s%+" PRId64, s, o->disp);
+        return rk_arena_printf(&rk_heap, "%s%d[%s]", mark, o->bits, s);
+    }
+    }
+    return "?";
 }
 
-static const char *dup_str(json_t *o, const char *key, bool required)
+static void print_instr(const RkMModule *m, const RkMInstr *in, FILE *out)
 {
-    const char *s = rk_ir_get_str(o, key, required);
-    return s ? rk_arena_strdup(&rk_heap, s) : NULL;
+    fprintf(out, "    %-14s", in->op);
+    for (int j = 0; j < in->nops; j++)
+        fprintf(out, "%s%s", j ? ", " : " ", rk_mir_operand_str(m, &in->ops[j]));
+    fprintf(out, "    ; %s", in->origin);
+    if (in->nir >= 0)
+        fprintf(out, " %%%d", in->nir);
+    fputc('\n', out);
 }
 
-/* Names that reach the assembly text: lower-case letters and digits. */
-static bool plain_name(const char *s)
+static void print_regs(const RkMModule *m, const RkMReg *r, int n, FILE *out)
 {
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
-            return false;
-    return true;
+    for (int k = 0; k < n; k++)
+        fprintf(out, "%s%s", k ? ", " : "", reg_str(m, r[k], 0));
 }
 
-static bool symbol_name(const char *s)
+static void print_term(const RkMModule *m, const RkMFunc *f, const RkMTerm *t, FILE *out)
 {
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
-        return false;
-    for (s++; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
-              (*s >= '0' && *s <= '9')))
-            return false;
-    return true;
-}
-
-static void check_operand(const RkMFunc *f, const RkMOp *o, const char *text)
-{
-    if (o->kind == 'v' && (o->vreg < 0 || o->vreg >= f->nvregs))
-        rk_ir_fail("operand \"%s\": the function has virtual registers v0 to v%d", text,
-                   f->nvregs - 1);
-    if (o->kind == 'c' && (o->cidx < 0 || o->cidx >= f->nconsts))
-        rk_ir_fail("operand \"%s\": the function has %d constants", text, f->nconsts);
-    if (o->kind == 'p' && !plain_name(o->phys))
-        rk_ir_fail("operand \"%s\": a register name is letters and digits", text);
-}
-
-static void decode_code(RkMFunc *f, json_t *code)
-{
-    for (size_t i = 0; i < json_array_size(code); i++) {
-        json_t *a = json_array_get(code, i);
-        rk_ir_push_index(i);
-        if (!json_is_array(a) || json_array_size(a) < 2 || !json_is_string(json_array_get(a, 0)))
-            rk_ir_fail("expected [opcode, operands..., \"@origin\"]");
-        const char *op = json_string_value(json_array_get(a, 0));
-        if (!plain_name(op)) {
-            rk_ir_push_index(0);
-            rk_ir_fail("bad opcode \"%s\": an opcode is lower-case letters and digits", op);
+    switch (t->kind) {
+    case RK_MT_RET:
+        fputs("    ret\n", out);
+        return;
+    case RK_MT_TRAP:
+        fputs("    trap\n", out);
+        return;
+    case RK_MT_JUMP:
+        fprintf(out, "    jump B%d (%s)", t->then, f->blocks[t->then]->label);
+        if (t->nargs) {
+            fputs(" with ", out);
+            print_regs(m, t->args, t->nargs, out);
         }
-        RkMInstr *in = rk_mir_add(f, rk_arena_strdup(&rk_heap, op), "?", -1);
-        for (size_t k = 1; k < json_array_size(a); k++) {
-            json_t *x = json_array_get(a, k);
-            rk_ir_push_index(k);
-            if (!json_is_string(x))
-                rk_ir_fail("expected an operand string");
-            const char *s = json_string_value(x);
-            if (s[0] == '@') {
-                in->origin = rk_arena_strdup(&rk_heap, s + 1);
-            } else if (s[0] == '#') {
-                in->nir = atoi(s + 1);
-            } else if (s[0] >= '0' && s[0] <= '9') {
-                if (!rk_ir_parse_loc(s, &in->loc) || in->loc.line < 1 || in->loc.col < 1)
-                    rk_ir_fail("bad location \"%s\": expected \"LINE:COL\"", s);
-            } else {
-                RkMOp o;
-                if (!rk_mir_operand_parse(s, &o))
-                    rk_ir_fail("bad operand \"%s\"", s);
-                check_operand(f, &o, s);
-                rk_mir_operand(in, o);
-            }
-            rk_ir_pop();
-        }
-        rk_ir_pop();
+        fputc('\n', out);
+        return;
+    case RK_MT_BRANCH:
+        fprintf(out, "    branch %s%s%s, B%d (%s), B%d (%s)\n", t->cond, t->on_reg ? " " : "",
+                t->on_reg ? rk_mir_operand_str(m, &t->reg) : "", t->then,
+                f->blocks[t->then]->label, t->els, f->blocks[t->els]->label);
+        return;
     }
 }
 
-static void decode_consts(RkMFunc *f, json_t *cs)
+static void print_func(const RkMModule *m, const RkMFunc *f, FILE *out)
 {
-    for (size_t i = 0; i < json_array_size(cs); i++) {
-        json_t *c = json_array_get(cs, i);
-        rk_ir_push_index(i);
-        rk_ir_expect_object(c);
-        int size = (int)rk_ir_get_int(c, "size", true, 0);
-        json_t *w = rk_ir_get_array(c, "words", true);
-        uint32_t words[16] = {0};
-        if (size != 2 && size != 4 && size != 16 && size != 32 && size != 64)
-            rk_ir_fail("a constant is 2, 4, 16, 32 or 64 bytes");
-        for (size_t k = 0; k < json_array_size(w) && k < 16; k++) {
-            json_t *x = json_array_get(w, k);
-            words[k] = json_is_string(x) ? (uint32_t)strtoul(json_string_value(x), NULL, 16) : 0;
+    fprintf(out, "%s %s(", f->kind, f->name);
+    for (int k = 0; k < f->nargs; k++)
+        fprintf(out, "%s%s %s in %s", k ? ", " : "", f->args[k].type, f->args[k].name,
+                reg_str(m, f->args[k].reg, f->args[k].bits));
+    fprintf(out, ") -> %s", f->result_type);
+    if (f->result.num >= 0)
+        fprintf(out, " in %s", reg_str(m, f->result, f->result_bits));
+    fputs(":\n", out);
+    for (int c = 0; c < RK_RC_COUNT; c++)
+        for (int r = 0; r < RK_REG_MAX; r++)
+            if (f->saved[c] >> r & 1u)
+                fprintf(out, "  saves %s\n", reg_str(m, rk_mreg((RkRegClass)c, false, r), 0));
+    for (int b = 0; b < f->nblocks; b++) {
+        const RkMBlock *blk = f->blocks[b];
+        fprintf(out, "  B%d %s", b, blk->label);
+        if (blk->nparams) {
+            fputc('(', out);
+            print_regs(m, blk->params, blk->nparams, out);
+            fputc(')', out);
         }
-        rk_mir_const(f, size, words);
-        rk_ir_pop();
+        fputs(":\n", out);
+        for (int k = 0; k < blk->ninstrs; k++)
+            print_instr(m, &blk->instrs[k], out);
+        print_term(m, f, &blk->term, out);
     }
-}
-
-RkMModule *rk_mir_decode(json_t *root)
-{
-    RkMModule *m = RK_NEW(RkMModule);
-    m->source = rk_ir_get_str(root, "source", true);
-    m->target = rk_ir_get_str(root, "target", true);
-    m->allocated = rk_ir_get_bool(root, "allocated");
-    json_t *fs = rk_ir_get_array(root, "functions", true);
-    rk_ir_push_key("functions");
-    for (size_t i = 0; i < json_array_size(fs); i++) {
-        json_t *o = json_array_get(fs, i);
-        rk_ir_push_index(i);
-        rk_ir_expect_object(o);
-        RkMFunc *f = rk_mir_func(m, dup_str(o, "name", true), dup_str(o, "kind", true));
-        if (!symbol_name(f->name)) {
-            rk_ir_push_key("name");
-            rk_ir_fail("\"%s\" is not a symbol name", f->name);
-        }
-        if (json_object_get(o, "loc"))
-            f->loc = rk_ir_get_loc(o);
-        json_t *args = rk_ir_get_array(o, "args", true);
-        f->nargs = (int)json_array_size(args);
-        f->args = rk_arena_alloc(&rk_heap, sizeof(RkMArg) * (size_t)(f->nargs + 1));
-        rk_ir_push_key("args");
-        for (int k = 0; k < f->nargs; k++) {
-            json_t *a = json_array_get(args, (size_t)k);
-            rk_ir_push_index((size_t)k);
-            rk_ir_expect_object(a);
-            f->args[k] = (RkMArg){dup_str(a, "name", true), dup_str(a, "type", true),
-                                  dup_str(a, "reg", true), (int)rk_ir_get_int(a, "vreg", true, 0)};
-            if (!plain_name(f->args[k].reg)) {
-                rk_ir_push_key("reg");
-                rk_ir_fail("a register name is letters and digits");
-            }
-            rk_ir_pop();
-        }
-        rk_ir_pop();
-        json_t *r = rk_ir_get(o, "result", true);
-        rk_ir_push_key("result");
-        rk_ir_expect_object(r);
-        f->result_type = dup_str(r, "type", true);
-        f->result_reg = dup_str(r, "reg", false);
-        if (f->result_reg && !plain_name(f->result_reg)) {
-            rk_ir_push_key("reg");
-            rk_ir_fail("a register name is letters and digits");
-        }
-        rk_ir_pop();
-        f->nvregs = (int)rk_ir_get_int(o, "vregs", true, 0);
-        if (f->nvregs < 0 || f->nvregs > 1000000) {
-            rk_ir_push_key("vregs");
-            rk_ir_fail("expected 0 to a million virtual registers");
-        }
-        for (int k = 0; k < f->nargs; k++)
-            if (f->args[k].vreg < 0 || f->args[k].vreg >= f->nvregs) {
-                rk_ir_push_key("args");
-                rk_ir_push_index((size_t)k);
-                rk_ir_push_key("vreg");
-                rk_ir_fail("the function has virtual registers v0 to v%d", f->nvregs - 1);
-            }
-        f->fmas = (int)rk_ir_get_int(o, "fmas", false, 0);
-        rk_ir_push_key("consts");
-        decode_consts(f, rk_ir_get_array(o, "consts", true));
-        rk_ir_pop();
-        rk_ir_push_key("code");
-        decode_code(f, rk_ir_get_array(o, "code", true));
-        rk_ir_pop();
-        rk_ir_pop();
+    for (int k = 0; k < f->nconsts; k++) {
+        fprintf(out, "  C%d: %d bytes", k, f->consts[k].size);
+        int nw = f->consts[k].size < 4 ? 1 : f->consts[k].size / 4;
+        for (int w = 0; w < nw; w++)
+            fprintf(out, " %08x", f->consts[k].words[w]);
+        fputc('\n', out);
     }
-    rk_ir_pop();
-    return m;
 }
 
 void rk_mir_print(const RkMModule *m, FILE *out)
 {
     for (int i = 0; i < m->nfuncs; i++) {
-        const RkMFunc *f = m->funcs[i];
-        fprintf(out, "%s%s %s(", i ? "\n" : "", f->kind, f->name);
-        for (int k = 0; k < f->nargs; k++)
-            fprintf(out, "%s%s %s in %%%s", k ? ", " : "", f->args[k].type, f->args[k].name,
-                    f->args[k].reg);
-        fprintf(out, ") -> %s", f->result_type);
-        if (f->result_reg)
-            fprintf(out, " in %%%s", f->result_reg);
-        fputs(":\n", out);
-        for (int k = 0; k < f->ninstrs; k++) {
-            const RkMInstr *in = &f->instrs[k];
-            fprintf(out, "  %-14s", in->op);
-            for (int j = 0; j < in->nops; j++)
-                fprintf(out, "%s%s", j ? ", " : " ", rk_mir_operand_str(&in->ops[j]));
-            fprintf(out, "    ; %s", in->origin);
-            if (in->nir >= 0)
-                fprintf(out, " %%%d", in->nir);
+        if (i)
             fputc('\n', out);
-        }
-        for (int k = 0; k < f->nconsts; k++) {
-            fprintf(out, "  C%d: %d bytes", k, f->consts[k].size);
-            int nw = f->consts[k].size < 4 ? 1 : f->consts[k].size / 4;
-            for (int w = 0; w < nw; w++)
-                fprintf(out, " %08x", f->consts[k].words[w]);
-            fputc('\n', out);
-        }
+        print_func(m, m->funcs[i], out);
     }
 }

@@ -1,23 +1,36 @@
-/* mir.h: rake.mir, machine IR.
+/* mir.h: rake.mir version 2, machine IR.
  *
- * A function is a straight list of machine instructions (register kernels
- * have no control flow) over virtual registers, with the constants it
- * loads rip-relative and its calling convention.  rake-isel-x86 writes it
- * with virtual registers; rake-ra rewrites every virtual register to a
- * physical one; rake-emit prints it as GNU assembly; rake-verify compares
- * the disassembled object with it.
+ * A function is a list of labelled blocks.  Each block has parameters
+ * (virtual registers defined on entry, given by the jumps that reach it),
+ * a list of machine instructions, and one terminator: return, jump (with
+ * arguments for the target's parameters), conditional branch on a
+ * condition of the flags or on a register being zero or not, or trap.
+ * The first block is the entry: nothing jumps to it.
  *
- * An instruction is an opcode (the mnemonic) and operands in Intel order
- * (destination first), each written as a string:
- *   v12        a virtual vector register, read      (=v12 written, +v12 both)
- *   v12.x      its 128-bit view (an xmm register whatever the profile)
- *   %xmm0      a physical register (=%eax written)
- *   $31        an immediate
- *   C3         constant 3, loaded rip-relative
- *   ...{k1}    AVX-512 masking of a destination ({k1}{z}: zeroing)
- * Each instruction also records the native-IR operation it was selected
- * for (`origin`), which the object verifier uses to allow cross-lane
- * instructions only where the source asked for them. */
+ * An instruction is a mnemonic of the target's instruction table and
+ * structured operands in Intel order (destination first):
+ *   register   virtual (before rake-ra) or physical, with its register
+ *              class (vec, gpr, mask), a view width when it is not the
+ *              class's full width (the xmm view of a ymm register, the
+ *              32-bit view of a general register), whether it is read,
+ *              written or both, and for a destination an optional write
+ *              mask register and zeroing;
+ *   immediate, constant (an entry of the function's constant pool,
+ *   loaded rip-relative on x86), label (a block);
+ *   memory     base and index general registers, scale, displacement,
+ *              access width in bits, read or written.
+ * Each instruction records what it was selected for (`origin`: the
+ * native-IR op, or entry, result, move, remat), that op's value id and
+ * its source location.
+ *
+ * rake-isel-* writes the document with virtual registers; rake-ra
+ * replaces every one with a physical register, removes block parameters
+ * by moves on the jumps, and records the callee-saved registers it used;
+ * rake-emit prints it (rk_mir_flatten gives the exact instruction list:
+ * the prologue saving those registers, the blocks, their terminators
+ * spelled in the target's instructions, the epilogue); rake-verify
+ * compares the disassembled object with that same list.  Registers are
+ * (class, number) pairs everywhere; names come from lib/target.c. */
 #ifndef RK_MIR_H
 #define RK_MIR_H
 
@@ -27,37 +40,73 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "target.h"
+
+typedef enum RkMOpKind { RK_MO_REG, RK_MO_IMM, RK_MO_CONST, RK_MO_LABEL, RK_MO_MEM } RkMOpKind;
+
+typedef struct RkMReg {
+    bool virt;    /* a virtual register (before rake-ra) or a physical one */
+    int8_t cls;   /* RkRegClass */
+    int num;      /* the vreg id or the register number; -1 = none */
+} RkMReg;
 
 typedef struct RkMOp {
-    char kind;          /* 'v' virtual, 'p' physical, 'i' immediate, 'c' constant */
-    int vreg;
-    const char *phys;   /* "xmm0", "eax", "k1" */
-    int64_t imm;
-    int cidx;
+    RkMOpKind kind;
+    RkMReg reg;   /* REG: the register; MEM: the base (num -1: none) */
+    RkMReg index; /* MEM: the index register (num -1: none) */
+    int scale;    /* MEM: 1, 2, 4 or 8 */
+    int64_t disp; /* MEM: the displacement */
+    int bits;     /* REG: the view (0: the class's full width); MEM: bits accessed */
     bool def, use;
-    char width;         /* 'x' for the 128-bit view of a vector vreg, else 0 */
-    const char *mask;   /* "{%k1}" or "{%k1}{z}" */
+    int64_t imm;  /* IMM: the value; CONST: the pool index; LABEL: the block */
+    RkMReg mask;  /* REG: the write mask (num -1: none) */
+    bool zero;    /* with a mask: zeroing, not merging */
 } RkMOp;
 
 typedef struct RkMInstr {
     const char *op;
     RkMOp *ops;
     int nops;
-    const char *origin; /* the native-IR op, "entry", "result", "move" */
+    const char *origin; /* the native-IR op, "entry", "result", "move", "remat" */
     int nir;            /* the native-IR value id, -1 if none */
     RkLoc loc;          /* the source of the native-IR op, {0,0} if none */
 } RkMInstr;
 
+typedef enum RkMTermKind { RK_MT_RET, RK_MT_JUMP, RK_MT_BRANCH, RK_MT_TRAP } RkMTermKind;
+
+typedef struct RkMTerm {
+    RkMTermKind kind;
+    const char *cond;   /* BRANCH: a condition of the target, or "nz"/"z" on reg */
+    bool on_reg;        /* BRANCH: tests `reg` instead of the flags */
+    RkMOp reg;
+    int then, els;      /* JUMP: then; BRANCH: both */
+    RkMReg *args;       /* JUMP: one per parameter of the target */
+    int nargs;
+    const char *origin;
+    int nir;
+    RkLoc loc;
+} RkMTerm;
+
+typedef struct RkMBlock {
+    const char *label;
+    RkMReg *params;
+    int nparams;
+    RkMInstr *instrs;
+    int ninstrs, cap;
+    RkMTerm term;
+} RkMBlock;
+
 typedef struct RkMConst {
     int size;           /* bytes: 4 (broadcast), 2 (a k mask), 16, 32, 64 */
-    uint32_t words[16];
+    uint32_t words[16]; /* the largest constant is one 512-bit vector */
 } RkMConst;
 
 typedef struct RkMArg {
     const char *name;
     const char *type;   /* native-IR type, e.g. rack<f32>, i32 */
-    const char *reg;    /* xmm0, ymm1, edi, ... */
-    int vreg;           /* the virtual register holding it after entry */
+    RkMReg reg;         /* where the calling convention passes it (physical) */
+    int bits;           /* its view: xmm for an f32 in a ymm profile, edi */
+    int vreg;           /* the virtual register holding it on entry */
 } RkMArg;
 
 typedef struct RkMFunc {
@@ -67,44 +116,68 @@ typedef struct RkMFunc {
     RkMArg *args;
     int nargs;
     const char *result_type;
-    const char *result_reg;  /* xmm0/ymm0/zmm0/eax, or NULL */
-    RkMInstr *instrs;
-    int ninstrs, cap;
+    RkMReg result;           /* physical; num -1 = none */
+    int result_bits;
+    RkMBlock **blocks;
+    int nblocks, bcap;
+    int cur;                 /* the block rk_mir_add appends to */
     RkMConst *consts;
     int nconsts, ccap;
-    int nvregs;
+    int nvregs, vcap;
+    int8_t *vclass;          /* the class of each virtual register */
     int fmas;                /* rack.fma operations selected */
+    uint64_t saved[RK_RC_COUNT]; /* callee-saved registers used (after rake-ra) */
 } RkMFunc;
 
 typedef struct RkMModule {
     const char *source;
     const char *target;
+    const RkTarget *t;
     bool allocated;          /* after rake-ra: no virtual registers left */
     RkMFunc **funcs;
     int nfuncs, cap;
 } RkMModule;
 
+/* building */
 RkMFunc *rk_mir_func(RkMModule *m, const char *name, const char *kind);
+int rk_mir_block(RkMFunc *f, const char *label); /* appends a block, makes it current */
 RkMInstr *rk_mir_add(RkMFunc *f, const char *op, const char *origin, int nir);
+RkMInstr *rk_mir_insert(RkMBlock *b, int at, const RkMInstr *copy);
 void rk_mir_operand(RkMInstr *in, RkMOp op);
 int rk_mir_const(RkMFunc *f, int size, const uint32_t *words);
-int rk_mir_vreg(RkMFunc *f);
+int rk_mir_vreg(RkMFunc *f, RkRegClass c);
+void rk_mir_param(RkMBlock *b, RkMReg r);
+void rk_mir_jump_arg(RkMTerm *t, RkMReg r);
 
-/* operand constructors */
-RkMOp rk_mv(int vreg);      /* use */
-RkMOp rk_mvd(int vreg);     /* def */
-RkMOp rk_mvu(int vreg);     /* def and use */
-RkMOp rk_mvx(RkMOp o);      /* 128-bit view */
-RkMOp rk_mp(const char *reg, bool def);
+/* operands */
+RkMReg rk_mreg(RkRegClass c, bool virt, int num);
+RkMOp rk_mo_reg(RkMReg r, int bits, bool def, bool use);
+RkMOp rk_mv(int vreg);      /* a vector vreg, read */
+RkMOp rk_mvd(int vreg);     /* written */
+RkMOp rk_mvu(int vreg);     /* read and written */
+RkMOp rk_mvx(RkMOp o);      /* its 128-bit view */
 RkMOp rk_mi(int64_t imm);
 RkMOp rk_mc(int cidx);
-RkMOp rk_mmask(RkMOp o, bool zero);
+RkMOp rk_ml(int block);
+RkMOp rk_mmem(RkMReg base, RkMReg index, int scale, int64_t disp, int bits, bool def);
+RkMOp rk_mmask(RkMOp o, RkMReg mask, bool zero);
+bool rk_mreg_eq(RkMReg a, RkMReg b);
 
-const char *rk_mir_operand_str(const RkMOp *o);
-bool rk_mir_operand_parse(const char *s, RkMOp *o);
+/* the emitted instruction list: prologue, blocks and terminators spelled
+ * in the target's instructions, epilogues (rake-emit and rake-verify) */
+typedef struct RkMFlat {
+    RkMInstr *ins;
+    int n;
+    int *block_at;           /* the first instruction of each block; -1 for a
+                                block that only jumps, which isn't emitted */
+} RkMFlat;
+RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t);
 
+/* the JSON form (mirjson.c) and the listing */
 json_t *rk_mir_encode(const RkMModule *m);
 RkMModule *rk_mir_decode(json_t *root);
 void rk_mir_print(const RkMModule *m, FILE *out);
+/* an operand as the listing and messages show it: v3, v3.128, %ymm3, $5, C2, .Lloop, [v2+v3*4+16] */
+const char *rk_mir_operand_str(const RkMModule *m, const RkMOp *o);
 
 #endif

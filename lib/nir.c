@@ -99,13 +99,7 @@ RkFunc *rk_nir_func(RkNirModule *m, const char *name, const char *kind, RkLoc lo
 
 static void *grow(void *old, int n, int *cap, size_t size)
 {
-    if (n < *cap)
-        return old;
-    *cap = *cap ? 2 * *cap : 8;
-    void *p = rk_arena_alloc(&rk_heap, size * (size_t)*cap);
-    if (n)
-        memcpy(p, old, size * (size_t)n);
-    return p;
+    return rk_arena_grow(&rk_heap, old, n, cap, size, 8);
 }
 
 int rk_nir_param(RkFunc *f, const RkType *t, const char *name)
@@ -156,11 +150,23 @@ int rk_nir_block_param(RkFunc *f, RkBlock *b, const RkType *t)
     return p[n];
 }
 
-RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, const char *op, const RkType *t,
+void rk_nir_set_op(RkInstr *in, RkOp op)
+{
+    in->opc = op;
+    in->op = rk_nir_op_name(op);
+}
+
+bool rk_nir_is_constant(const RkInstr *in)
+{
+    const RkOpInfo *info = rk_nir_op_info(in->opc);
+    return info && info->shape == SH_CONST && in->nargs == 0;
+}
+
+RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,
                      const int *args, int nargs, RkLoc loc)
 {
     RkInstr *in = RK_NEW(RkInstr);
-    in->op = op;
+    rk_nir_set_op(in, op);
     in->type = t;
     in->id = t ? f->nvalues++ : -1;
     in->args = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nargs + 1));
@@ -205,7 +211,7 @@ static json_t *encode_instr(const RkInstr *in)
 {
     json_t *o = json_object();
     json_object_set_new(o, "id", json_integer(in->id));
-    json_object_set_new(o, "op", json_string(in->op));
+    json_object_set_new(o, "op", json_string(in->opc != RK_OP_NONE ? rk_nir_op_name(in->opc) : in->op));
     json_object_set_new(o, "type", json_string(rk_nir_type_str(in->type)));
     json_object_set_new(o, "args", int_array(in->args, in->nargs));
     json_object_set_new(o, "loc", rk_ir_loc(in->loc));
@@ -347,6 +353,9 @@ static RkInstr *decode_instr(json_t *o)
     RkInstr *in = RK_NEW(RkInstr);
     in->id = (int)rk_ir_get_int(o, "id", true, -1);
     in->op = rk_arena_strdup(&rk_heap, rk_ir_get_str(o, "op", true));
+    /* an unknown name stays RK_OP_NONE: the verifier reports it
+     * (unknown-op), as it reports every other broken instruction */
+    in->opc = rk_nir_op_lookup(in->op);
     in->type = decode_type(o, "type");
     rk_ir_push_key("args");
     in->args = decode_ints(rk_ir_get_array(o, "args", true), &in->nargs);
@@ -541,9 +550,7 @@ static void print_instr(const RkInstr *in, FILE *out)
         fprintf(out, "%%%d : %s = ", in->id, rk_nir_type_str(in->type));
     fputs(in->op, out);
     bool any = false;
-    bool constant = (!strcmp(in->op, "rack.splat") || !strcmp(in->op, "const") ||
-                     !strcmp(in->op, "mask.const")) && in->nargs == 0;
-    if (constant) {
+    if (rk_nir_is_constant(in)) {
         const RkType *t = in->type;
         const char *e = t->kind == RK_T_MASK ? "bool" : rk_elem_name(t->elem);
         int digits = t->kind == RK_T_MASK ? 1 : rk_elem_bits(t->elem) / 4;
@@ -562,7 +569,7 @@ static void print_instr(const RkInstr *in, FILE *out)
         fputc(']', out);
         any = true;
     }
-    if (in->imm || !strcmp(in->op, "rack.extract") || !strcmp(in->op, "rack.insert"))
+    if (in->imm || in->opc == RK_OP_RACK_EXTRACT || in->opc == RK_OP_RACK_INSERT)
         fprintf(out, "%s%" PRId64, any ? ", " : " ", in->imm);
     if (in->text)
         fprintf(out, " \"%s\"", in->text);

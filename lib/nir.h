@@ -13,6 +13,10 @@
  * pointer), view<f32> (a pointer and an i32 count), stack<P> (a stack
  * descriptor) and void.
  *
+ * An instruction's operation is an RkOp (nirops.h), decoded from its
+ * name once by rk_nir_decode and written back by rk_nir_encode; the name
+ * stays beside it for readers that still spell operations.
+ *
  * Instructions carry their source location and two annotations:
  *   fused   the fused region (numbered per function) or -1;
  *   through the value id of the participation mask it runs under, or -1.
@@ -29,11 +33,13 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "nirops.h"
 #include "types.h"
 
 typedef struct RkInstr {
     int id;               /* result value, -1 when the op has none */
-    const char *op;
+    RkOp opc;             /* the operation; RK_OP_NONE for an unknown name */
+    const char *op;       /* its spelling (the name read, for an unknown one) */
     const RkType *type;   /* result type, NULL when none */
     int *args;
     int nargs;
@@ -108,8 +114,13 @@ RkFunc *rk_nir_func(RkNirModule *m, const char *name, const char *kind, RkLoc lo
 int rk_nir_param(RkFunc *f, const RkType *t, const char *name);
 RkBlock *rk_nir_block(RkFunc *f);
 int rk_nir_block_param(RkFunc *f, RkBlock *b, const RkType *t);
-RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, const char *op, const RkType *t,
+RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,
                      const int *args, int nargs, RkLoc loc);
+/* Make `in` the operation `op` (its enum and its spelling). */
+void rk_nir_set_op(RkInstr *in, RkOp op);
+/* Is `in` a materialised constant (const, rack.splat or mask.const with
+ * its value in `bits`, no operands)? */
+bool rk_nir_is_constant(const RkInstr *in);
 RkFunc *rk_nir_find(RkNirModule *m, const char *name);
 RkBlock *rk_nir_block_by_id(RkFunc *f, int id);
 

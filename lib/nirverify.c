@@ -14,6 +14,7 @@
  *   entry-params, duplicate-block, fused-region, fused-contiguous,
  *   fused-pure, through-mask, unsanitized, benign-value. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +225,14 @@ static void expect_arity(V *v, const RkInstr *in, int lo, int hi)
              hi > lo ? " or more" : "", lo == 1 && hi == 1 ? "" : "s", in->nargs);
 }
 
+/* The operand count of the operation's row: false when it is wrong. */
+static bool arity(V *v, const RkInstr *in, const RkOpInfo *op)
+{
+    int hi = op->max_args == RK_VARIADIC ? INT_MAX : op->max_args;
+    expect_arity(v, in, op->min_args, hi);
+    return in->nargs >= op->min_args && in->nargs <= hi;
+}
+
 static void operand(V *v, const RkInstr *in, int i, const RkType *got, bool ok,
                     const char *want)
 {
@@ -237,21 +246,22 @@ static void result(V *v, const RkInstr *in, bool ok, const char *want)
         fail(v, in, "result-type", "the result is %s, expected %s", tn(in->type), want);
 }
 
-static void check_const(V *v, const RkInstr *in, const RkType **a)
+static void check_const(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
 {
-    if (!strcmp(in->op, "rack.splat") && in->nargs == 1) {
+    if (in->opc == RK_OP_RACK_SPLAT && in->nargs == 1) {
         operand(v, in, 0, a[0], is(a[0], RK_T_SCALAR) && is(in->type, RK_T_RACK) &&
                                     a[0]->elem == in->type->elem,
                 "a uniform of the rack's element");
         result(v, in, is(in->type, RK_T_RACK), "a rack");
         return;
     }
-    expect_arity(v, in, 0, 0);
+    expect_arity(v, in, 0, 0); /* the constant form (a broadcast is above) */
     const RkType *t = in->type;
-    bool ok = !strcmp(in->op, "const")        ? is(t, RK_T_SCALAR)
-              : !strcmp(in->op, "rack.splat") ? is(t, RK_T_RACK)
-                                              : is(t, RK_T_MASK);
-    result(v, in, ok, in->op[0] == 'c' ? "a uniform" : in->op[0] == 'r' ? "a rack" : "a mask");
+    RkTypeKind k = op->result == RK_RES_UNIFORM ? RK_T_SCALAR
+                   : op->result == RK_RES_RACK  ? RK_T_RACK
+                                                : RK_T_MASK;
+    bool ok = is(t, k);
+    result(v, in, ok, k == RK_T_SCALAR ? "a uniform" : k == RK_T_RACK ? "a rack" : "a mask");
     if (!ok || !t)
         return;
     int bits = is(t, RK_T_MASK) ? 1 : rk_elem_bits(t->elem);
@@ -261,33 +271,39 @@ static void check_const(V *v, const RkInstr *in, const RkType **a)
 
 static void check_lanewise(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
 {
-    int n = op->shape == SH_BIN ? 2 : op->shape == SH_UN ? 1 : 3;
-    expect_arity(v, in, n, n);
+    arity(v, in, op);
     result(v, in, is(in->type, RK_T_RACK), "a rack");
-    for (int i = 0; i < in->nargs && i < n; i++)
+    for (int i = 0; i < in->nargs && i < op->max_args; i++)
         operand(v, in, i, a[i], same(a[i], in->type), tn(in->type));
-    if (is(in->type, RK_T_RACK) && (op->flags & RK_OP_FLOAT))
+    if (is(in->type, RK_T_RACK) && (op->flags & RK_OPF_FLOAT))
         result(v, in, float_elem(in->type), "a float rack");
-    if (is(in->type, RK_T_RACK) && (op->flags & RK_OP_INT))
+    if (is(in->type, RK_T_RACK) && (op->flags & RK_OPF_INT))
         result(v, in, rk_elem_is_int(in->type->elem), "an integer rack");
 }
 
-static void check_convert(V *v, const RkInstr *in, const RkType **a)
+/* The element pair a conversion takes: from `from` to `to`. */
+static bool converts(RkOp op, RkElem from, RkElem to)
 {
-    const char *o = in->op + 5;
-    bool two = !strcmp(o, "narrow") || !strcmp(o, "dot");
-    expect_arity(v, in, two ? 2 : 1, two ? 2 : 1);
+    switch (op) {
+    case RK_OP_RACK_TO_I32: return from == RK_E_F32 && to == RK_E_I32;
+    case RK_OP_RACK_TO_U32: return from == RK_E_F32 && to == RK_E_U32;
+    case RK_OP_RACK_TO_F32: return (from == RK_E_I32 || from == RK_E_U32) && to == RK_E_F32;
+    case RK_OP_RACK_BITCAST: return rk_elem_bits(from) == rk_elem_bits(to);
+    case RK_OP_RACK_WIDEN_LOW:
+    case RK_OP_RACK_WIDEN_HIGH: return from == RK_E_U8 && to == RK_E_I16;
+    case RK_OP_RACK_NARROW: return from == RK_E_I32 && to == RK_E_I16;
+    default: return from == RK_E_I16 && to == RK_E_I32; /* rack.dot */
+    }
+}
+
+static void check_convert(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
+{
+    bool two = op->min_args == 2;
+    arity(v, in, op);
     if (!in->nargs || !a[0] || !in->type)
         return;
-    RkElem from = a[0]->elem, to = in->type->elem;
-    bool ok = is(a[0], RK_T_RACK) && is(in->type, RK_T_RACK);
-    if (!strcmp(o, "to_i32")) ok &= from == RK_E_F32 && to == RK_E_I32;
-    else if (!strcmp(o, "to_u32")) ok &= from == RK_E_F32 && to == RK_E_U32;
-    else if (!strcmp(o, "to_f32")) ok &= (from == RK_E_I32 || from == RK_E_U32) && to == RK_E_F32;
-    else if (!strcmp(o, "bitcast")) ok &= rk_elem_bits(from) == rk_elem_bits(to);
-    else if (!strncmp(o, "widen_", 6)) ok &= from == RK_E_U8 && to == RK_E_I16;
-    else if (!strcmp(o, "narrow")) ok &= from == RK_E_I32 && to == RK_E_I16;
-    else ok &= from == RK_E_I16 && to == RK_E_I32;
+    bool ok = is(a[0], RK_T_RACK) && is(in->type, RK_T_RACK) &&
+              converts(in->opc, a[0]->elem, in->type->elem);
     if (!ok)
         fail(v, in, "operand-type", "%s doesn't convert %s to %s", in->op, tn(a[0]), tn(in->type));
     if (two && in->nargs == 2)
@@ -297,7 +313,7 @@ static void check_convert(V *v, const RkInstr *in, const RkType **a)
 static void check_cross(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
 {
     if (op->shape == SH_SHUFFLE) {
-        expect_arity(v, in, 1, 2);
+        arity(v, in, op);
         result(v, in, is(in->type, RK_T_RACK), "a rack");
         for (int i = 0; i < in->nargs; i++)
             operand(v, in, i, a[i], same(a[i], in->type), tn(in->type));
@@ -312,13 +328,12 @@ static void check_cross(V *v, const RkInstr *in, const RkOpInfo *op, const RkTyp
                      lanes * in->nargs - 1);
         return;
     }
-    int n = op->shape == SH_INSERT ? 2 : 1;
-    expect_arity(v, in, n, n);
+    arity(v, in, op);
     if (!in->nargs || !a[0])
         return;
     if (op->shape == SH_MREDUCE) {
         operand(v, in, 0, a[0], is(a[0], RK_T_MASK), "a mask");
-        bool bm = !strcmp(in->op, "mask.bitmask");
+        bool bm = in->opc == RK_OP_MASK_BITMASK;
         result(v, in, is(in->type, RK_T_SCALAR) &&
                           in->type->elem == (bm ? RK_E_U32 : RK_E_BOOL),
                bm ? "u32" : "bool");
@@ -343,9 +358,7 @@ static void check_cross(V *v, const RkInstr *in, const RkOpInfo *op, const RkTyp
 
 static void check_uniform(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
 {
-    int n = op->shape == SH_UBIN || op->shape == SH_UCMP ? 2
-            : op->shape == SH_USELECT ? 3 : 1;
-    expect_arity(v, in, n, n);
+    arity(v, in, op);
     for (int i = 0; i < in->nargs; i++)
         operand(v, in, i, a[i], is(a[i], RK_T_SCALAR), "a uniform");
     if (op->shape == SH_UCMP) {
@@ -389,80 +402,45 @@ static void mask_operand(V *v, const RkInstr *in, int i, const RkType *m, const 
              i + 1, tn(m), tn(r));
 }
 
-/* Memory, descriptors and the slow tier: each operation's own signature. */
-static void check_mem(V *v, const RkInstr *in, const RkType **a)
+static void check_slow(V *v, const RkInstr *in, const RkType **a)
 {
-    const char *o = in->op;
-    const RkType *t = in->type;
+    for (int i = 0; i < in->nargs; i++)
+        operand(v, in, i, a[i], is(a[i], RK_T_SCALAR) || is(a[i], RK_T_VIEW) ||
+                                    is(a[i], RK_T_STACK),
+                "a uniform, a view or a stack (never a rack or a mask)");
+    result(v, in, !in->type || is(in->type, RK_T_SCALAR), "a uniform or nothing");
+}
+
+static void check_stack(V *v, const RkInstr *in, const RkType **a)
+{
     const RkType *I64 = rk_ty_scalar(RK_E_I64);
-    if (!strcmp(o, "slow.call")) {
-        for (int i = 0; i < in->nargs; i++)
-            operand(v, in, i, a[i], is(a[i], RK_T_SCALAR) || is(a[i], RK_T_VIEW) ||
-                                        is(a[i], RK_T_STACK),
-                    "a uniform, a view or a stack (never a rack or a mask)");
-        result(v, in, !t || is(t, RK_T_SCALAR), "a uniform or nothing");
-        return;
-    }
-    int lo, hi;
-    if (!strcmp(o, "stack.count") || !strcmp(o, "stack.column") || !strcmp(o, "view.ptr") ||
-        !strcmp(o, "view.count") || !strcmp(o, "mask.popcount") ||
-        !strcmp(o, "mask.lanes_below") || !strcmp(o, "rack.load"))
-        lo = hi = 1;
-    else if (!strcmp(o, "rack.store.masked") || !strcmp(o, "rack.compress_store"))
-        lo = hi = 3;
-    else if (!strcmp(o, "rack.gather"))
-        lo = 2, hi = 3;
+    operand(v, in, 0, a[0], is(a[0], RK_T_STACK), "a stack");
+    if (in->opc == RK_OP_STACK_COUNT)
+        result(v, in, same(in->type, I64), "i64");
+    else if (in->opc == RK_OP_STACK_COLUMN)
+        result(v, in, is(in->type, RK_T_PTR), "a pointer");
     else
-        lo = hi = 2;
-    expect_arity(v, in, lo, hi);
-    if (in->nargs < lo || in->nargs > hi)
-        return;
+        operand(v, in, 1, a[1], same(a[1], I64), "i64");
+    if (in->opc == RK_OP_STACK_COLUMN && in->imm < 0)
+        fail(v, in, "operand-type", "field %" PRId64 " of a stack", in->imm);
+}
+
+static void check_view(V *v, const RkInstr *in, const RkType **a)
+{
     const RkType *p = a[0];
-    if (!strncmp(o, "stack.", 6)) {
-        operand(v, in, 0, p, is(p, RK_T_STACK), "a stack");
-        if (!strcmp(o, "stack.count"))
-            result(v, in, same(t, I64), "i64");
-        else if (!strcmp(o, "stack.column"))
-            result(v, in, is(t, RK_T_PTR), "a pointer");
-        else
-            operand(v, in, 1, a[1], same(a[1], I64), "i64");
-        if (!strcmp(o, "stack.column") && in->imm < 0)
-            fail(v, in, "operand-type", "field %" PRId64 " of a stack", in->imm);
-        return;
-    }
-    if (!strncmp(o, "view.", 5)) {
-        operand(v, in, 0, p, is(p, RK_T_VIEW), "a view");
-        if (!strcmp(o, "view.count"))
-            result(v, in, scalar_of(t, RK_E_I32), "i32");
-        else if (is(p, RK_T_VIEW))
-            result(v, in, same(t, rk_ty_ptr(p->inner->elem)), tn(rk_ty_ptr(p->inner->elem)));
-        return;
-    }
-    if (!strcmp(o, "mask.popcount")) {
-        operand(v, in, 0, p, is(p, RK_T_MASK), "a mask");
-        result(v, in, same(t, I64), "i64");
-        return;
-    }
-    if (!strcmp(o, "mask.lanes_below")) {
-        operand(v, in, 0, p, same(p, I64), "i64");
-        result(v, in, is(t, RK_T_MASK), "a mask");
-        return;
-    }
-    /* the rest address memory through a pointer */
-    operand(v, in, 0, p, is(p, RK_T_PTR), "a pointer");
-    if (!strcmp(o, "ptr.add")) {
-        operand(v, in, 1, a[1], same(a[1], I64), "i64");
-        if (p)
-            result(v, in, same(t, p), tn(p));
-        return;
-    }
-    if (!strcmp(o, "elem.load")) {
-        operand(v, in, 1, a[1], same(a[1], I64), "i64");
-        if (is(p, RK_T_PTR))
-            result(v, in, scalar_of(t, p->elem), rk_elem_name(p->elem));
-        return;
-    }
-    bool store = !strncmp(o, "rack.store", 10) || !strcmp(o, "rack.compress_store");
+    operand(v, in, 0, p, is(p, RK_T_VIEW), "a view");
+    if (in->opc == RK_OP_VIEW_COUNT)
+        result(v, in, scalar_of(in->type, RK_E_I32), "i32");
+    else if (is(p, RK_T_VIEW))
+        result(v, in, same(in->type, rk_ty_ptr(p->inner->elem)), tn(rk_ty_ptr(p->inner->elem)));
+}
+
+/* Racks to and from memory: loads, stores and gathers. */
+static void check_rack_memory(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
+{
+    const RkType *p = a[0], *t = in->type;
+    bool store = op->result == RK_RES_NONE;
+    bool gather = in->opc == RK_OP_RACK_GATHER;
     const RkType *r = store ? a[in->nargs - 1] : t;
     if (store) {
         result(v, in, !t, "nothing");
@@ -470,9 +448,9 @@ static void check_mem(V *v, const RkInstr *in, const RkType **a)
     } else {
         result(v, in, is(t, RK_T_RACK), "a rack");
     }
-    if (in->nargs == 3 || !strcmp(o, "rack.load.masked"))
-        mask_operand(v, in, !strcmp(o, "rack.gather") ? 2 : 1, a[store ? 1 : in->nargs - 1], r);
-    if (!strcmp(o, "rack.gather")) {
+    if (in->nargs == 3 || in->opc == RK_OP_RACK_LOAD_MASKED)
+        mask_operand(v, in, gather ? 2 : 1, a[store ? 1 : in->nargs - 1], r);
+    if (gather) {
         operand(v, in, 1, a[1], is(a[1], RK_T_RACK) &&
                                     (a[1]->elem == RK_E_I32 || a[1]->elem == RK_E_U32),
                 "an i32 or u32 rack of indices");
@@ -490,19 +468,66 @@ static void check_mem(V *v, const RkInstr *in, const RkType **a)
     }
 }
 
+/* Memory, descriptors and the slow tier: each operation's own signature. */
+static void check_mem(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
+{
+    const RkType *t = in->type, *p = a[0];
+    const RkType *I64 = rk_ty_scalar(RK_E_I64);
+    if (in->opc == RK_OP_SLOW_CALL) {
+        check_slow(v, in, a);
+        return;
+    }
+    if (!arity(v, in, op))
+        return;
+    switch (in->opc) {
+    case RK_OP_STACK_COUNT: case RK_OP_STACK_COLUMN: case RK_OP_STACK_SET_COUNT:
+        check_stack(v, in, a);
+        return;
+    case RK_OP_VIEW_PTR: case RK_OP_VIEW_COUNT:
+        check_view(v, in, a);
+        return;
+    case RK_OP_MASK_POPCOUNT:
+        operand(v, in, 0, p, is(p, RK_T_MASK), "a mask");
+        result(v, in, same(t, I64), "i64");
+        return;
+    case RK_OP_MASK_LANES_BELOW:
+        operand(v, in, 0, p, same(p, I64), "i64");
+        result(v, in, is(t, RK_T_MASK), "a mask");
+        return;
+    default:
+        break;
+    }
+    /* the rest address memory through a pointer */
+    operand(v, in, 0, p, is(p, RK_T_PTR), "a pointer");
+    switch (in->opc) {
+    case RK_OP_PTR_ADD:
+        operand(v, in, 1, a[1], same(a[1], I64), "i64");
+        if (p)
+            result(v, in, same(t, p), tn(p));
+        return;
+    case RK_OP_ELEM_LOAD:
+        operand(v, in, 1, a[1], same(a[1], I64), "i64");
+        if (is(p, RK_T_PTR))
+            result(v, in, scalar_of(t, p->elem), rk_elem_name(p->elem));
+        return;
+    default:
+        check_rack_memory(v, in, op, a);
+    }
+}
+
 static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
 {
     switch (op->shape) {
     case SH_CONST:
-        check_const(v, in, a);
+        check_const(v, in, op, a);
         return;
     case SH_SPLAT:
-        expect_arity(v, in, 1, 1);
+        arity(v, in, op);
         operand(v, in, 0, a[0], is(a[0], RK_T_SCALAR) && a[0]->elem == RK_E_BOOL, "bool");
         result(v, in, is(in->type, RK_T_MASK), "a mask");
         return;
     case SH_COPY:
-        expect_arity(v, in, 1, 1);
+        arity(v, in, op);
         if (in->nargs == 1)
             result(v, in, same(in->type, a[0]), tn(a[0]));
         return;
@@ -512,7 +537,7 @@ static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType 
         check_lanewise(v, in, op, a);
         return;
     case SH_SHIFT:
-        expect_arity(v, in, 1, 2);
+        arity(v, in, op);
         result(v, in, is(in->type, RK_T_RACK) && rk_elem_is_int(in->type->elem),
                "an integer rack");
         if (in->nargs >= 1)
@@ -521,7 +546,7 @@ static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType 
             operand(v, in, 1, a[1], is(a[1], RK_T_SCALAR) && a[1]->elem == RK_E_U32, "u32");
         return;
     case SH_CMP:
-        expect_arity(v, in, 2, 2);
+        arity(v, in, op);
         if (in->nargs == 2 && a[0]) {
             operand(v, in, 0, a[0], is(a[0], RK_T_RACK), "a rack");
             operand(v, in, 1, a[1], same(a[0], a[1]), tn(a[0]));
@@ -532,13 +557,13 @@ static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType 
         return;
     case SH_MBIN:
     case SH_MUN:
-        expect_arity(v, in, op->shape == SH_MBIN ? 2 : 1, op->shape == SH_MBIN ? 2 : 1);
+        arity(v, in, op);
         result(v, in, is(in->type, RK_T_MASK), "a mask");
         for (int i = 0; i < in->nargs; i++)
             operand(v, in, i, a[i], same(a[i], in->type), tn(in->type));
         return;
     case SH_SELECT:
-        expect_arity(v, in, 3, 3);
+        arity(v, in, op);
         /* a mask selects lanes: a uniform choice is u.select */
         result(v, in, is(in->type, RK_T_RACK) || is(in->type, RK_T_MASK), "a rack or a mask");
         if (in->nargs == 3) {
@@ -551,7 +576,7 @@ static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType 
         }
         return;
     case SH_CONVERT:
-        check_convert(v, in, a);
+        check_convert(v, in, op, a);
         return;
     case SH_REDUCE: case SH_SCAN: case SH_EXTRACT: case SH_INSERT:
     case SH_SHUFFLE: case SH_MREDUCE:
@@ -561,7 +586,7 @@ static void check_sig(V *v, const RkInstr *in, const RkOpInfo *op, const RkType 
         check_uniform(v, in, op, a);
         return;
     case SH_MEM:
-        check_mem(v, in, a);
+        check_mem(v, in, op, a);
         return;
     }
 }
@@ -573,7 +598,7 @@ static bool constant_bits(V *v, int id, uint32_t *bits)
     if (id < 0 || id >= v->ndefs || !v->defs[id].instr)
         return false;
     RkInstr *d = v->defs[id].instr;
-    if (strcmp(d->op, "rack.splat") || d->nargs)
+    if (d->opc != RK_OP_RACK_SPLAT || d->nargs)
         return false;
     *bits = (uint32_t)d->bits;
     return true;
@@ -581,7 +606,7 @@ static bool constant_bits(V *v, int id, uint32_t *bits)
 
 static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
 {
-    if (!(op->flags & RK_OP_RAISES) || in->through < 0 || !v->fpx)
+    if (!(op->flags & RK_OPF_RAISES) || in->through < 0 || !v->fpx)
         return;
     bool floats = false;
     for (int i = 0; i < in->nargs; i++)
@@ -593,14 +618,12 @@ static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const R
                                    "marked sanitized",
              in->through);
     for (int i = 0; i < in->nargs; i++) {
-        uint32_t want = i == 1 && op->benign2 ? op->benign2 : op->benign, got;
-        if (!strcmp(in->op, "rack.div") && i == 1)
-            want = op->benign2;
+        uint32_t want = rk_nir_op_benign(op, i), got;
         int id = in->args[i];
         if (constant_bits(v, id, &got) && got == want)
             continue;
         RkInstr *d = id >= 0 && id < v->ndefs ? v->defs[id].instr : NULL;
-        if (!d || strcmp(d->op, "mask.select") || !d->benign || d->nargs != 3) {
+        if (!d || d->opc != RK_OP_MASK_SELECT || !d->benign || d->nargs != 3) {
             fail(v, in, "unsanitized", "operand %d (%%%d) isn't replaced by a benign "
                                        "value in the lanes outside %%%d",
                  i + 1, id, in->through);
@@ -619,12 +642,6 @@ static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const R
 
 /* --- regions ------------------------------------------------------------------------- */
 
-static bool is_constant(const RkInstr *in)
-{
-    return (!strcmp(in->op, "rack.splat") || !strcmp(in->op, "const") ||
-            !strcmp(in->op, "mask.const")) && in->nargs == 0;
-}
-
 static void check_regions(V *v, const RkBlock *b)
 {
     const RkFunc *f = v->f;
@@ -635,18 +652,18 @@ static void check_regions(V *v, const RkBlock *b)
         if (in->fused >= f->nregions)
             fail(v, in, "fused-region", "region %d, but the function declares %d region%s",
                  in->fused, f->nregions, f->nregions == 1 ? "" : "s");
-        const RkOpInfo *op = rk_nir_op(in->op);
-        if (op && !(op->flags & RK_OP_FUSABLE))
+        const RkOpInfo *op = rk_nir_op_info(in->opc);
+        if (op && !(op->flags & RK_OPF_FUSABLE))
             fail(v, in, "fused-pure", "%s can't be in a fused region: it is %s", in->op,
-                 !(op->flags & RK_OP_PURE)  ? "a memory access or an effect"
-                 : (op->flags & RK_OP_CROSS) ? "a cross-lane reduction or extraction"
+                 !(op->flags & RK_OPF_PURE)  ? "a memory access or an effect"
+                 : (op->flags & RK_OPF_CROSS) ? "a cross-lane reduction or extraction"
                                              : "not a fusable lane-wise operation");
         /* everything between this and the region's next instruction */
         for (int j = i + 1; j < b->ninstrs; j++) {
             const RkInstr *n = b->instrs[j];
             if (n->fused == in->fused)
                 break;
-            if (n->fused < 0 && is_constant(n))
+            if (n->fused < 0 && rk_nir_is_constant(n))
                 continue;
             bool later = false;
             for (int k = j + 1; k < b->ninstrs; k++)
@@ -764,7 +781,7 @@ static void verify_func(V *v)
         const RkBlock *b = f->blocks[i];
         for (int j = 0; j < b->ninstrs; j++) {
             const RkInstr *in = b->instrs[j];
-            const RkOpInfo *op = rk_nir_op(in->op);
+            const RkOpInfo *op = rk_nir_op_info(in->opc);
             if (!op) {
                 fail(v, in, "unknown-op", "no operation is called %s", in->op);
                 continue;

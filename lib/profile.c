@@ -9,19 +9,19 @@
 #include <string.h>
 
 static const RkProfile profiles[] = {
-    {"x86-sse2", RK_ARCH_X86, 4, 128, "xmm", 15, "xmm15", 8, 6, false, false,
+    {"x86-sse2", RK_ARCH_X86, 4, 128, false, false,
      true, false, true, "one 128-bit XMM register, SSE2"},
-    {"x86-avx2", RK_ARCH_X86, 8, 256, "ymm", 16, NULL, 8, 6, true, true, true,
+    {"x86-avx2", RK_ARCH_X86, 8, 256, true, true, true,
      false, true, "one 256-bit YMM register, AVX2 and FMA3"},
-    {"x86-avx512", RK_ARCH_X86, 16, 512, "zmm", 32, NULL, 8, 6, true, true,
+    {"x86-avx512", RK_ARCH_X86, 16, 512, true, true,
      true, false, true, "one 512-bit ZMM register, AVX-512F (masks in k1)"},
-    {"aarch64-neon", RK_ARCH_AARCH64, 4, 128, "v", 24, NULL, 8, 8, true, true,
+    {"aarch64-neon", RK_ARCH_AARCH64, 4, 128, true, true,
      true, false, true, "one 128-bit vector register, AAPCS64"},
-    {"wasm-simd128", RK_ARCH_WASM, 4, 128, NULL, 0, NULL, 0, 0, false, false,
+    {"wasm-simd128", RK_ARCH_WASM, 4, 128, false, false,
      false, false, true, "one v128, as C with one intrinsic per instruction"},
-    {"wasm-simd128-relaxed", RK_ARCH_WASM, 4, 128, NULL, 0, NULL, 0, 0, false,
+    {"wasm-simd128-relaxed", RK_ARCH_WASM, 4, 128, false,
      false, false, true, true, "wasm-simd128 and the relaxed SIMD operations"},
-    {"scalar", RK_ARCH_NONE, 1, 32, NULL, 0, NULL, 0, 0, false, false, false,
+    {"scalar", RK_ARCH_NONE, 1, 32, false, false, false,
      false, false, "no vector register (work in progress)"},
 };
 

@@ -1,10 +1,11 @@
 /* profile.h: the one table of target profiles and what each can compile.
  *
- * A profile's facts (lanes, registers, argument registers, capabilities and
- * the reason for each capability's status) live here and nowhere else: the
- * checker asks rk_profile_cap() before accepting a construct, the
- * instruction selectors read the register facts, and
- * `rakec --print-capabilities` prints the same rows. */
+ * A profile's language facts (lanes, vector width, capabilities and the
+ * reason for each capability's status) live here and nowhere else: the
+ * checker asks rk_profile_cap() before accepting a construct, and
+ * `rakec --print-capabilities` prints the same rows.  Machine facts
+ * (registers, calling convention, instructions) live in the target
+ * tables (target.h). */
 #ifndef RK_PROFILE_H
 #define RK_PROFILE_H
 
@@ -24,11 +25,6 @@ typedef struct RkProfile {
     RkArch arch;
     int lanes;              /* f32 lanes in one rack */
     int vector_bits;
-    const char *vreg;       /* register name prefix: xmm ymm zmm v, or NULL */
-    int vregs;              /* vector registers the allocator may use */
-    const char *reserved;   /* a register kept for instruction temporaries */
-    int simd_args;          /* vector argument registers */
-    int int_args;           /* integer argument registers */
     bool fma;               /* has a fused multiply-add instruction */
     bool contracts;         /* forms fma from + and * in fused regions */
     bool fp_exceptions;     /* inactive operands must be made benign */

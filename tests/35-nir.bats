@@ -24,6 +24,9 @@
 #                                verifier rule RULE (one of those listed at
 #                                the top of lib/nirverify.c) and nothing
 #                                else; its "source" says how
+#   tests/nir/meaning/NAME.rk    a program whose main must give its
+#                                `~~ expect: N` in the tree and through the
+#                                native IR on each of its `~~ targets:`
 #
 # tools/update-golden regenerates every expected file (and copies new
 # conformance programs and spec blocks in); read what it changes before
@@ -574,6 +577,24 @@ invalid() {
     invalid "$ASAN_BIN" verify-only
 }
 
+# --- the operation table --------------------------------------------------------
+
+@test "nir: the operation table (lib/nirops.h) is consistent, agrees with $SCHEMA, and every operation the documents use decodes" {
+    local lib=$RAKE_ROOT/build-asan/lib/librake.a t=$BATS_FILE_TMPDIR/optable
+    [ -f "$lib" ] || { echo "no $lib: run 'make build asan' first" >&2; return 1; }
+    ${CC:-cc} -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -I"$RAKE_ROOT/lib" -O1 -g \
+        -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+        -o "$t" "$NIR/optable.c" "$lib" -ljansson -lm 2>"$err" ||
+        { cat "$err" >&2; fail_file "$NIR/optable.c" "does not build"; report; }
+    # every name in the goldens, the rewrite documents and rake-lower's
+    # outputs; the invalid documents misspell operations on purpose
+    grep -oh '"op": "[^"]*"' "$GOLDEN"/*.nir.*.json "$REWRITE"/*.json \
+        "$BATS_FILE_TMPDIR"/bin/*.lower | sed 's/^"op": "//; s/"$//' | sort -u >"$out.names"
+    [ "$(wc -l <"$out.names")" -ge 50 ] || fail_file "$GOLDEN" "only $(wc -l <"$out.names") operation names found"
+    "$t" "$RAKE_ROOT/$SCHEMA" <"$out.names" >"$out" 2>&1 || fail_file "$NIR/optable.c" "$(cat "$out")"
+    report
+}
+
 # --- meaning --------------------------------------------------------------------
 
 @test "nir: the goldens compute what rake-interp computes (main of each golden program, through the native IR)" {
@@ -592,5 +613,35 @@ invalid() {
         [ "$want" = "$got" ] || fail_file "$g" "main gives '$got' through the native IR, '$want' in the tree"
     done
     [ "$n" -ge 10 ] || fail_file "$GOLDEN" "only $n programs with main"
+    report
+}
+
+# meaning FILE PROFILE BINDIR: FILE's main through BINDIR's rake-lower and
+# rake-opt and rake-interp --nir, on the document the normal build checks.
+meaning() {
+    local c=$BATS_TEST_TMPDIR/checked.json n=$BATS_TEST_TMPDIR/nir.json
+    "$BIN/rake-parse" "$1" | "$BIN/rake-check" --target "$2" >"$c" || return 1
+    "$3/rake-lower" <"$c" | "$3/rake-opt" >"$n" || return 1
+    "$3/rake-interp" --nir "$n" <"$c" 2>&1
+}
+
+# tests/nir/meaning/NAME.rk: programs whose main gives `~~ expect: N` in the
+# tree and through the native IR, on each profile of `~~ targets:`; each is
+# a case the lowering once got wrong.
+@test "nir: tests/nir/meaning programs give their expected result through the native IR, both builds" {
+    local f want profile got n=0
+    for f in "$NIR"/meaning/*.rk; do
+        want=$(sed -n 's/^~~ expect: *//p' "$f")
+        for profile in $(sed -n 's/^~~ targets: *//p' "$f"); do
+            n=$((n + 1))
+            got=$("$BIN/rake-parse" "$f" | "$BIN/rake-check" --target "$profile" | "$BIN/rake-interp" 2>&1) || true
+            [ "$got" = "$want" ] || fail_file "$f" "$profile: main gives '$got' in the tree, not $want"
+            got=$(meaning "$f" "$profile" "$BIN") || true
+            [ "$got" = "$want" ] || fail_file "$f" "$profile: main gives '$got' through the native IR, not $want"
+            got=$(meaning "$f" "$profile" "$ASAN_BIN") || true
+            [ "$got" = "$want" ] || fail_file "$f" "$profile: main gives '$got' through the sanitizer builds, not $want"
+        done
+    done
+    [ "$n" -ge 1 ] || fail_file "$NIR/meaning" "no programs"
     report
 }

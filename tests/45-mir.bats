@@ -51,7 +51,7 @@ setup() {
     /usr/bin/python3 - "$f" "$W/bad.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["functions"][0]["code"][0].insert(1, "v1 v2")
+d["functions"][0]["blocks"][0]["code"][0]["args"].insert(1, "v1 v2")
 json.dump(d, open(sys.argv[2], "w"))
 EOF
     run tools/validate-ir "$SCHEMA" "$W/bad.json"
@@ -63,7 +63,7 @@ EOF
     while read -r k; do
         grep -q '"allocated": false' "$W/mir/$k.isel.json" || bad="$bad $k.isel"
         grep -q '"allocated": true' "$W/mir/$k.ra.json" || bad="$bad $k.ra"
-        ! grep -q '"[=+]\?v[0-9]' "$W/mir/$k.ra.json" || bad="$bad $k.ra-vreg"
+        ! grep -q '"v":' "$W/mir/$k.ra.json" || bad="$bad $k.ra-vreg"
     done <"$W/list"
     [ -z "$bad" ] || { echo "wrong:$bad"; false; }
 }
@@ -81,11 +81,13 @@ d = json.load(open(sys.argv[1]))
 loc = re.compile(r"[1-9]\d*:[1-9]\d*")
 for f in d["functions"]:
     assert loc.fullmatch(f["loc"]), f["name"]
-    for ins in f["code"]:
-        if loc.fullmatch(ins[-1]):
-            continue
-        assert any(re.fullmatch(r"C\d+", o) for o in ins[1:]), (f["name"], ins)
-        assert ins[-2] in ("@const", "@rack.splat", "@mask.const") or ins[-1] in ("@const", "@rack.splat", "@mask.const"), (f["name"], ins)
+    for b in f["blocks"]:
+        assert loc.fullmatch(b["term"]["loc"]), (f["name"], b["label"])
+        for ins in b["code"]:
+            if loc.fullmatch(ins.get("loc", "")):
+                continue
+            assert any("const" in o for o in ins["args"]), (f["name"], ins)
+            assert ins["origin"] in ("const", "rack.splat", "mask.const"), (f["name"], ins)
 EOF
     done <"$W/list"
     [ -z "$bad" ] || { echo "missing locations:$bad"; false; }
@@ -138,7 +140,7 @@ refused() {
 }
 
 @test "mir: a virtual register beyond the function's vregs is refused" {
-    break_doc vreg 'f["code"][1][1] = "=v999"' isel
+    break_doc vreg 'f["blocks"][0]["code"][1]["args"][0]["v"] = 999' isel
     refused rake-ra vreg "the function has virtual registers v0 to v"
 }
 
@@ -155,30 +157,84 @@ refused() {
 }
 
 @test "mir: a constant index beyond the constants is refused" {
-    break_doc cidx 'd["functions"][1]["code"][0][2] = "C42"' ra
+    break_doc cidx 'd["functions"][1]["blocks"][0]["code"][0]["args"][1] = {"const": 42}' ra
     refused rake-emit cidx "constants"
 }
 
 @test "mir: text that would reach the assembly unescaped is refused" {
-    break_doc opcode 'f["code"][0][0] = "ret\n.byte 0x90"' ra
+    break_doc opcode 'f["blocks"][0]["code"][0]["op"] = "ret\n.byte 0x90"' ra
     refused rake-emit opcode "bad opcode"
-    break_doc phys 'f["code"][0][1] = "=%ymm3, %rsp"' ra
-    refused rake-emit phys "register name"
+    break_doc opcode2 'f["blocks"][0]["code"][0]["op"] = "vaddss"' ra
+    refused rake-emit opcode2 "\"vaddss\" is not an instruction of x86-avx2"
+    break_doc phys 'f["blocks"][0]["code"][0]["args"][0]["reg"] = "ymm3, %rsp"' ra
+    refused rake-emit phys "is not a register of x86-avx2"
     break_doc name 'f["name"] = "advance: call abort"' ra
     refused rake-emit name "not a symbol name"
     break_doc argreg 'f["args"][0]["reg"] = "ymm0 "' ra
-    refused rake-emit argreg "register name"
+    refused rake-emit argreg "is not a register of x86-avx2"
+    break_doc label 'f["blocks"][0]["label"] = "entry:\n\tcall abort"' ra
+    refused rake-emit label "bad label"
 }
 
 @test "mir: a bad operand, mask or location is refused" {
-    break_doc operand 'f["code"][0][1] = "=q3"' isel
-    refused rake-ra operand "bad operand"
-    break_doc mask 'f["code"][0][1] = "=v3{%k2}"' isel
-    refused rake-ra mask "bad operand"
-    break_doc loc 'f["code"][0].append("0:1")' isel
-    refused rake-ra loc "bad location"
+    break_doc operand 'f["blocks"][0]["code"][0]["args"][0] = {"q": 3}' isel
+    refused rake-ra operand "unknown key \"q\""
+    break_doc noclass 'del f["blocks"][0]["code"][0]["args"][0]["class"]' isel
+    refused rake-ra noclass "class"
+    break_doc cls 'f["blocks"][0]["code"][0]["args"][0]["class"] = "gpr"' isel
+    refused rake-ra cls "register elsewhere"
+    break_doc mask 'f["blocks"][0]["code"][0]["args"][0]["mask"] = {"v": 1, "class": "mask"}' isel
+    refused rake-ra mask "has no register class \"mask\""
+    break_doc key 'f["blocks"][0]["code"][0]["args"][0]["extra"] = 1' isel
+    refused rake-ra key "unknown key \"extra\""
+    break_doc loc 'f["blocks"][0]["code"][0]["loc"] = "0:1"' isel
+    refused rake-ra loc "LINE:COL"
     break_doc floc 'f["loc"] = "12"' isel
     refused rake-ra floc "LINE:COL"
+    break_doc access 'f["blocks"][0]["code"][0]["args"][0]["access"] = "x"' isel
+    refused rake-ra access "access is"
+}
+
+@test "mir: an instruction outside the target's table or profile, or with operands of no form, is refused" {
+    break_doc sse 'f["blocks"][0]["code"][0]["op"] = "addps"' isel
+    refused rake-ra sse "addps (SSE) is not available on x86-avx2"
+    break_doc evex 'f["blocks"][0]["code"][0]["op"] = "vpord"' isel
+    refused rake-ra evex "vpord (AVX-512F) is not available on x86-avx2"
+    break_doc ret 'f["blocks"][0]["code"][0]["op"] = "ret"' isel
+    refused rake-ra ret "ret is control flow or stack traffic"
+    break_doc form 'f["blocks"][0]["code"][0]["args"][0]["access"] = "r"' isel
+    refused rake-ra form "don't fit its forms"
+}
+
+@test "mir: a register of another target, a reserved register or a wrong view is refused" {
+    break_doc arm 'f["args"][0]["reg"] = "v0"' ra
+    refused rake-emit arm "\"v0\" is not a register of x86-avx2"
+    break_doc zmm 'f["blocks"][0]["code"][0]["args"][0]["reg"] = "zmm3"' ra
+    refused rake-emit zmm "\"zmm3\" is not a register of x86-avx2"
+    break_doc k1 'f["args"][0]["reg"] = "k1"' ra
+    refused rake-emit k1 "\"k1\" is not a register of x86-avx2"
+    break_doc rsp 'f["blocks"][0]["code"][0]["args"][0] = {"reg": "rsp", "class": "gpr", "access": "w"}' ra
+    refused rake-emit rsp "rsp is reserved on x86-avx2"
+    break_doc view 'f["blocks"][0]["code"][1]["args"][0]["bits"] = 512' isel
+    refused rake-ra view "has no 512-bit view on x86-avx2"
+}
+
+@test "mir: bad terminators and labels are refused" {
+    break_doc kind 'f["blocks"][0]["term"] = {"kind": "call"}' ra
+    refused rake-emit kind "a terminator is ret, jump, branch or trap"
+    break_doc nolabel 'f["blocks"][0]["term"] = {"kind": "jump", "to": "nowhere"}' ra
+    refused rake-emit nolabel "no block is labelled \"nowhere\""
+    break_doc entry 'f["blocks"][0]["term"] = {"kind": "jump", "to": "entry"}' ra
+    refused rake-emit entry "nothing jumps to the entry block"
+    break_doc cond 'f["blocks"].append({"label": "b1", "code": [], "term": {"kind": "ret"}}); f["blocks"][0]["term"] = {"kind": "branch", "cond": "eq", "then": "b1", "else": "b1"}' ra
+    refused rake-emit cond "\"eq\" is not a condition of x86-avx2"
+    break_doc dup 'f["blocks"].append({"label": "entry", "code": [], "term": {"kind": "ret"}})' ra
+    refused rake-emit dup "two blocks are labelled \"entry\""
+}
+
+@test "mir: a version 1 document is refused" {
+    sed 's/"version": 2/"version": 1/' "$W/mir/kernels.x86-avx2.isel.json" >"$W/v1.json"
+    refused rake-ra v1 "version"
 }
 
 @test "mir: running out of registers is a located user error, not a spill" {

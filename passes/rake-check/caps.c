@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "target.h"
 #include "ir.h"
 
 bool require_cap(RkFeature f, RkLoc at, const char *what)
@@ -30,6 +31,28 @@ void print_targets(void)
            rk_profile_native()->name);
 }
 
+/* The vector register facts of a profile's target table: how many the
+ * allocator may use, the name prefix, and the reserved ones (null for a
+ * profile without a native target). */
+static void add_registers(json_t *o, const RkTarget *t)
+{
+    const RkRegFile *f = t ? &t->regs[RK_RC_VEC] : NULL;
+    json_object_set_new(o, "vector_registers",
+                        json_integer(t ? rk_target_allocatable(t, RK_RC_VEC) : 0));
+    if (!t) {
+        json_object_set_new(o, "register", json_null());
+        json_object_set_new(o, "reserved", json_null());
+        return;
+    }
+    const char *name = rk_target_reg_name(t, RK_RC_VEC, 0, 0);
+    json_object_set_new(o, "register", json_stringn(name, strcspn(name, "0123456789")));
+    json_t *r = json_array();
+    for (int g = 0; g < f->count; g++)
+        if (f->reserved >> g & 1u)
+            json_array_append_new(r, json_string(rk_target_reg_name(t, RK_RC_VEC, g, 0)));
+    json_object_set_new(o, "reserved", r);
+}
+
 static void print_json(void)
 {
     json_t *root = json_object();
@@ -40,9 +63,7 @@ static void print_json(void)
         json_object_set_new(o, "name", json_string(p->name));
         json_object_set_new(o, "lanes", json_integer(p->lanes));
         json_object_set_new(o, "vector_bits", json_integer(p->vector_bits));
-        json_object_set_new(o, "vector_registers", json_integer(p->vregs));
-        json_object_set_new(o, "register", p->vreg ? json_string(p->vreg) : json_null());
-        json_object_set_new(o, "reserved", p->reserved ? json_string(p->reserved) : json_null());
+        add_registers(o, rk_target_find(p->name));
         json_object_set_new(o, "fma", json_boolean(p->fma));
         json_object_set_new(o, "contracts", json_boolean(p->contracts));
         json_object_set_new(o, "fp_exceptions", json_boolean(p->fp_exceptions));

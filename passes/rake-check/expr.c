@@ -559,22 +559,13 @@ static const RkType *unify(RkNode *e, const RkType *a, const RkType *b)
     return &rk_ty_error;
 }
 
-static bool reads_memory(RkNode *n)
+/* Does n load or gather, at any depth? */
+static bool reads_memory(RkNode *n, void *unused)
 {
-    if (!n)
-        return false;
     if (n->kind == RK_INDEX && n->note &&
         (!strcmp(n->note, "load") || !strcmp(n->note, "gather")))
         return true;
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->object, n->index};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        if (reads_memory(kids[i]))
-            return true;
-    for (int i = 0; i < n->args.len; i++)
-        if (reads_memory(n->args.items[i]))
-            return true;
-    return false;
+    return rk_ast_any_child(n, reads_memory, unused);
 }
 
 /* Check the two branches, literal-first ordering as for operators, each
@@ -626,7 +617,7 @@ Info vselect(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn, const RkType *expe
         branches(tn, fn, expect, c.mask, rk_bdd_not(c.mask), &a, &b);
         /* Any vector if, on a mask as on a uniform (10-gap-notes.md,
          * sections 3 and 5: no gathers in conditional branches). */
-        if (reads_memory(tn) || reads_memory(fn)) {
+        if (reads_memory(tn, NULL) || reads_memory(fn, NULL)) {
             ERROR(e->loc, "%s branches compute on values: read memory before "
                           "the %s",
                   e->kind == RK_CALL ? "select's" : "an if's",
@@ -645,7 +636,7 @@ Info vselect(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn, const RkType *expe
     if (c.ty->kind == RK_T_SCALAR && c.ty->elem == RK_E_BOOL) {
         require_cap(RK_FEAT_UNIFORM_IF, e->loc, "if on a uniform condition");
         branches(tn, fn, expect, RK_BDD_TRUE, RK_BDD_TRUE, &a, &b);
-        if (reads_memory(tn) || reads_memory(fn)) {
+        if (reads_memory(tn, NULL) || reads_memory(fn, NULL)) {
             ERROR(e->loc, "an if's branches compute on values: read memory before "
                           "the if");
             return err_info();

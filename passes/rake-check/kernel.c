@@ -20,36 +20,31 @@
 
 /* --- definedness ------------------------------------------------------------ */
 
-static RkNode *undefined_name(RkNode *e, RkBdd where)
+/* The first name in an expression that may be undefined where its
+ * through block left it so. */
+typedef struct Undefined {
+    RkBdd where;
+    RkNode *name;
+} Undefined;
+
+static bool undefined_name(RkNode *e, void *ctx)
 {
-    if (!e)
-        return NULL;
-    if (e->kind == RK_NAME) {
-        Binding *b = lookup(e->name);
-        if (b && b->partial_pred && !rk_bdd_implies(where, b->def))
-            return e;
-        return NULL;
-    }
-    RkNode *kids[] = {e->lhs, e->rhs, e->operand, e->cond, e->then_e, e->else_e,
-                      e->object, e->index};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
-        RkNode *r = undefined_name(kids[i], where);
-        if (r)
-            return r;
-    }
-    for (int i = 0; i < e->args.len; i++) {
-        RkNode *r = undefined_name(e->args.items[i], where);
-        if (r)
-            return r;
-    }
-    return NULL;
+    Undefined *u = ctx;
+    if (e->kind != RK_NAME)
+        return rk_ast_any_child(e, undefined_name, u);
+    Binding *b = lookup(e->name);
+    if (b && b->partial_pred && !rk_bdd_implies(u->where, b->def))
+        u->name = e;
+    return u->name != NULL;
 }
 
 void require_defined(RkNode *e, Info in, RkBdd where, const char *what)
 {
     if (is_error(in.ty) || rk_bdd_implies(where, in.def))
         return;
-    RkNode *n = undefined_name(e, where);
+    Undefined u = {where, NULL};
+    undefined_name(e, &u);
+    RkNode *n = u.name;
     if (n) {
         Binding *b = lookup(n->name);
         ERROR(n->loc, "'%s' may be undefined here: its through block (line %d) "
@@ -62,10 +57,9 @@ void require_defined(RkNode *e, Info in, RkBdd where, const char *what)
 
 /* --- the fused-binding contract ------------------------------------------------ */
 
-static const char *fused_violation(RkNode *e)
+/* Why this node itself is no inlineable shape, or NULL. */
+static const char *shape_violation(RkNode *e)
 {
-    if (!e)
-        return NULL;
     switch (e->kind) {
     case RK_CALL:
         if (!e->note || strcmp(e->note, "builtin"))
@@ -92,19 +86,15 @@ static const char *fused_violation(RkNode *e)
     default:
         break;
     }
-    RkNode *kids[] = {e->lhs, e->rhs, e->operand, e->cond, e->then_e, e->else_e,
-                      e->object};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
-        const char *r = fused_violation(kids[i]);
-        if (r)
-            return r;
-    }
-    for (int i = 0; i < e->args.len; i++) {
-        const char *r = fused_violation(e->args.items[i]);
-        if (r)
-            return r;
-    }
     return NULL;
+}
+
+/* The first node of a fused binding's value that breaks the contract:
+ * *why receives the reason. */
+static bool fused_violation(RkNode *e, void *why)
+{
+    *(const char **)why = shape_violation(e);
+    return *(const char **)why || rk_ast_any_child(e, fused_violation, why);
 }
 
 /* --- statements ------------------------------------------------------------------ */
@@ -177,8 +167,8 @@ static void let_rack(RkNode *s, bool fused)
     C->fused = saved;
     const RkType *t = in.ty;
     if (fused && !is_error(t)) {
-        const char *why = fused_violation(s->value);
-        if (why)
+        const char *why = NULL;
+        if (fused_violation(s->value, &why))
             ERROR(s->value->loc, "Fused binding contract for '%s' rejected: %s",
                   s->name, why);
     }
@@ -597,21 +587,14 @@ static void sweep(RkNode *s, const RkType *ret)
 
 /* Are all the names in a comparison bound now?  (A name bound later, such
  * as a through result, would get a key of its own.) */
-static bool names_bound(RkNode *e)
+static bool name_unbound(RkNode *e, void *unused)
 {
-    if (!e)
-        return true;
     if (e->kind == RK_NAME)
-        return lookup(e->name) || find_decl(e->name);
-    RkNode *kids[] = {e->lhs, e->rhs, e->operand, e->object, e->index};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        if (!names_bound(kids[i]))
-            return false;
-    for (int i = 0; i < e->args.len; i++)
-        if (!names_bound(e->args.items[i]))
-            return false;
-    return true;
+        return !lookup(e->name) && !find_decl(e->name);
+    return rk_ast_any_child(e, name_unbound, unused);
 }
+
+static bool names_bound(RkNode *e) { return !name_unbound(e, NULL); }
 
 static void order_pred(RkNode *p)
 {
@@ -747,20 +730,23 @@ void check_rake(RkNode *fn)
 /* A question asked of a node at a call depth, with its kernel k. */
 typedef bool (*NodeTest)(RkNode *n, int depth, RkNode *k);
 
+typedef struct Question {
+    NodeTest test;
+    int depth;
+    RkNode *k;
+} Question;
+
+static bool ask(RkNode *child, void *ctx)
+{
+    Question *q = ctx;
+    return q->test(child, q->depth, q->k);
+}
+
 /* Does test hold for a child of n: an operand, a statement or an arm? */
 static bool any_child(RkNode *n, int depth, NodeTest test, RkNode *k)
 {
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->object, n->index, n->pred};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        if (test(kids[i], depth, k))
-            return true;
-    RkList lists[] = {n->args, n->body, n->arms};
-    for (size_t l = 0; l < 3; l++)
-        for (int i = 0; i < lists[l].len; i++)
-            if (test(lists[l].items[i], depth, k))
-                return true;
-    return false;
+    Question q = {test, depth, k};
+    return rk_ast_any_child(n, ask, &q);
 }
 
 static bool uses_cross_lane(RkNode *n, int depth, RkNode *unused);

@@ -198,26 +198,6 @@ static void check_pack(RkNode *p)
 
 /* --- tines: recursion ------------------------------------------------------ */
 
-static void tine_refs(RkNode *n, void (*visit)(RkNode *ref, void *), void *arg);
-
-static void walk_list(RkList l, void (*visit)(RkNode *, void *), void *arg)
-{
-    for (int i = 0; i < l.len; i++)
-        tine_refs(l.items[i], visit, arg);
-}
-
-static void tine_refs(RkNode *n, void (*visit)(RkNode *, void *), void *arg)
-{
-    if (!n)
-        return;
-    if (n->kind == RK_TINE_REF)
-        visit(n, arg);
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand};
-    for (int i = 0; i < 3; i++)
-        tine_refs(kids[i], visit, arg);
-    walk_list(n->args, visit, arg);
-}
-
 /* A set of tines, as many as the module has. */
 typedef struct TineSet {
     RkNode **items;
@@ -262,7 +242,8 @@ typedef struct TineWalk {
     bool failed;
 } TineWalk;
 
-static void visit_tine(RkNode *ref, void *arg);
+/* Follows each tine application in n, at any depth. */
+static void tine_refs(RkNode *n, void *arg);
 
 /* A cycle through the tine the walk starts at is reported at the
  * application in its own predicate that enters the cycle.  The path
@@ -306,7 +287,7 @@ static void walk_tine(RkNode *t, TineWalk *w)
     w->cyclic = false;
     w->refs[w->depth] = w->ref;
     w->stack[w->depth++] = t;
-    tine_refs(t->pred, visit_tine, w);
+    tine_refs(t->pred, w);
     w->depth--;
     if (!w->cyclic && !w->failed)
         set_add(&acyclic, t);
@@ -315,14 +296,15 @@ static void walk_tine(RkNode *t, TineWalk *w)
     w->cyclic |= outer;
 }
 
-static void visit_tine(RkNode *ref, void *arg)
+static void tine_refs(RkNode *n, void *arg)
 {
     TineWalk *w = arg;
-    RkNode *t = find_global_tine(ref->name);
+    RkNode *t = n->kind == RK_TINE_REF ? find_global_tine(n->name) : NULL;
     if (t) {
-        w->ref = ref;
+        w->ref = n;
         walk_tine(t, w);
     }
+    rk_ast_each_child(n, tine_refs, w);
 }
 
 static bool tine_is_recursive(RkNode *t)
@@ -373,12 +355,12 @@ static RkLoc cg_loc[40]; /* cg_loc[i]: the call that entered cg_stack[i] */
 static int cg_depth;
 static bool cg_failed;
 
-static void calls_in(RkNode *n);
+static void calls_in(RkNode *n, void *unused);
 
 static void calls_in_list(RkList l)
 {
     for (int i = 0; i < l.len; i++)
-        calls_in(l.items[i]);
+        calls_in(l.items[i], NULL);
 }
 
 /* The walk starts at one function (cg_stack[0]); a cycle through it is
@@ -417,23 +399,16 @@ static void follow(RkNode *callee, RkLoc at)
     cg_depth--;
 }
 
-static void calls_in(RkNode *n)
+static void calls_in(RkNode *n, void *unused)
 {
-    if (!n || cg_failed)
+    if (cg_failed)
         return;
     if (n->kind == RK_CALL) {
         RkNode *d = find_decl(n->name);
         if (d && (d->kind == RK_SCRATCH || d->kind == RK_RAKE))
             follow(d, n->loc);
     }
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->target, n->object, n->index, n->pred,
-                      n->from, n->to, n->step, n->stack};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        calls_in(kids[i]);
-    RkList lists[] = {n->body, n->else_body, n->args, n->arms, n->fields, n->elems};
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        calls_in_list(lists[i]);
+    rk_ast_each_child(n, calls_in, unused);
 }
 
 static bool kernel_recursive(RkNode *fn)

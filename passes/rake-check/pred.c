@@ -68,6 +68,7 @@ static RkNode *param_arg(const char *name, Frame **where)
 }
 
 static void key(Buf *b, RkNode *n);
+static void child_key(RkNode *n, void *b);
 
 static void literal_key(Buf *b, RkNode *n)
 {
@@ -129,23 +130,14 @@ static void key(Buf *b, RkNode *n)
         put(b, " ");
         put(b, n->text);
     }
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->object, n->index, n->type};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
-        if (kids[i]) {
-            put(b, " ");
-            key(b, kids[i]);
-        }
-    }
-    for (int i = 0; i < n->args.len; i++) {
-        put(b, " ");
-        key(b, n->args.items[i]);
-    }
-    for (int i = 0; i < n->elems.len; i++) {
-        put(b, " ");
-        key(b, n->elems.items[i]);
-    }
+    rk_ast_each_child(n, child_key, b);
     put(b, ")");
+}
+
+static void child_key(RkNode *n, void *b)
+{
+    put(b, " ");
+    key(b, n);
 }
 
 /* --- printing ---------------------------------------------------------------- */

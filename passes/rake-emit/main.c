@@ -1,10 +1,16 @@
 /* rake-emit: rake.mir (allocated) -> GNU assembly
  *
- * Input:  rake.mir after rake-ra.
+ * Input:  rake.mir version 2 after rake-ra.
  * Output: AT&T-syntax assembly for `as --64`: each kernel a hidden global
- *         function symbol with .type and .size, its constants in
- *         .rodata aligned to their size, and a .note.GNU-stack section.
- *         Operands are printed in reverse of the IR's Intel order.
+ *         function symbol with .type and .size, its blocks as local labels
+ *         (.Lrk_FUNC_LABEL), its constants in .rodata aligned to their
+ *         size, and a .note.GNU-stack section.  The instructions are
+ *         rk_mir_flatten's list (lib/mir.c): the prologue saving the
+ *         callee-saved registers rake-ra used, each block's code, its
+ *         terminator in the target's instructions, and before each return
+ *         the restores and the target's vzeroupper where AVX needs it.
+ *         Register names come from the target table.  Operands are
+ *         printed in reverse of the IR's Intel order.
  * With --header: a C header declaring every kernel with immintrin.h types.
  * Output is deterministic: the same document gives the same bytes. */
 #include <inttypes.h>
@@ -16,20 +22,48 @@
 #include "mir.h"
 #include "profile.h"
 
+static const RkMModule *M;
+
+static const char *reg_name(RkMReg r, int bits)
+{
+    const char *n = rk_target_reg_name(M->t, (RkRegClass)r.cls, r.num, bits);
+    if (r.virt || !n)
+        rk_diag_internal("virtual register v%d reached rake-emit (run rake-ra first)", r.num);
+    return n;
+}
+
+static void label(const RkMFunc *f, int block)
+{
+    printf(".Lrk_%s_%s", f->name, f->blocks[block]->label);
+}
+
 static void operand(const RkMFunc *f, const RkMOp *o)
 {
     switch (o->kind) {
-    case 'p':
-        printf("%%%s%s", o->phys, o->mask ? o->mask : "");
+    case RK_MO_REG:
+        printf("%%%s", reg_name(o->reg, o->bits));
+        if (o->mask.num >= 0)
+            printf("{%%%s}%s", reg_name(o->mask, 0), o->zero ? "{z}" : "");
         break;
-    case 'i':
+    case RK_MO_IMM:
         printf("$%" PRId64, o->imm);
         break;
-    case 'c':
-        printf(".Lrk_%s_c%d(%%rip)", f->name, o->cidx);
+    case RK_MO_CONST:
+        printf(".Lrk_%s_c%" PRId64 "(%%rip)", f->name, o->imm);
         break;
-    default:
-        rk_diag_internal("virtual register v%d reached rake-emit (run rake-ra first)", o->vreg);
+    case RK_MO_LABEL:
+        label(f, (int)o->imm);
+        break;
+    case RK_MO_MEM:
+        if (o->disp)
+            printf("%" PRId64, o->disp);
+        putchar('(');
+        if (o->reg.num >= 0)
+            printf("%%%s", reg_name(o->reg, 64));
+        if (o->index.num >= 0)
+            printf(",%%%s,%d", reg_name(o->index, 64), o->scale);
+        putchar(')');
+        break;
     }
 }
 
@@ -37,8 +71,14 @@ static void function(const RkMFunc *f)
 {
     printf("\t.text\n\t.p2align 4\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n",
            f->name, f->name, f->name, f->name);
-    for (int i = 0; i < f->ninstrs; i++) {
-        const RkMInstr *in = &f->instrs[i];
+    RkMFlat fl = rk_mir_flatten(f, M->t);
+    for (int i = 0; i < fl.n; i++) {
+        for (int b = 1; b < f->nblocks; b++)
+            if (fl.block_at[b] == i) {
+                label(f, b);
+                printf(":\n");
+            }
+        const RkMInstr *in = &fl.ins[i];
         printf("\t%s", in->op);
         for (int k = in->nops - 1; k >= 0; k--) {
             fputs(k == in->nops - 1 ? "\t" : ", ", stdout);
@@ -184,8 +224,13 @@ int main(int argc, char **argv)
     bool want_header = argc == 2 && !strcmp(argv[1], "--header");
     if (argc > 1 && !want_header)
         rk_diag_input("unknown argument '%s' (usage: rake-emit [--header] < rake.mir)", argv[1]);
-    RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 1);
+    RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 2);
     RkMModule *m = rk_mir_decode(doc.root);
+    M = m;
+    if (m->t->arch != RK_ARCH_X86)
+        rk_ir_fail_at("/target", "rake-emit writes x86 assembly; %s's emitter arrives with its "
+                                 "backend",
+                      m->target);
     if (want_header) {
         header(m);
         return 0;

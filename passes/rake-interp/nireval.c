@@ -54,47 +54,82 @@ static Val rack_like(const RkType *t)
 
 /* --- lanewise ------------------------------------------------------------------- */
 
+/* The lane vocabulary of lib/lanewise.c for a comparison, a fold or an
+ * f32 unary operation. */
+static const char *lane_name(RkOp op)
+{
+    switch (op) {
+    case RK_OP_RACK_CMP_EQ: case RK_OP_U_CMP_EQ: return "eq";
+    case RK_OP_RACK_CMP_NE: case RK_OP_U_CMP_NE: return "ne";
+    case RK_OP_RACK_CMP_LT: case RK_OP_U_CMP_LT: return "lt";
+    case RK_OP_RACK_CMP_LE: case RK_OP_U_CMP_LE: return "le";
+    case RK_OP_RACK_CMP_GT: case RK_OP_U_CMP_GT: return "gt";
+    case RK_OP_RACK_CMP_GE: case RK_OP_U_CMP_GE: return "ge";
+    case RK_OP_RACK_SUM: case RK_OP_RACK_SCAN_SUM: return "sum";
+    case RK_OP_RACK_PRODUCT: case RK_OP_RACK_SCAN_PRODUCT: return "product";
+    case RK_OP_RACK_MINIMUM: case RK_OP_RACK_SCAN_MINIMUM: return "minimum";
+    case RK_OP_RACK_MAXIMUM: case RK_OP_RACK_SCAN_MAXIMUM: return "maximum";
+    case RK_OP_RACK_SQRT: return "sqrt";
+    case RK_OP_RACK_FLOOR: return "floor";
+    case RK_OP_RACK_CEIL: return "ceil";
+    case RK_OP_RACK_TRUNC: return "trunc";
+    case RK_OP_RACK_NEAREST: return "nearest";
+    case RK_OP_RACK_EXP: return "exp";
+    case RK_OP_RACK_LOG: return "log";
+    case RK_OP_RACK_LOG2: return "log2";
+    case RK_OP_RACK_TANH: return "tanh";
+    default: rk_diag_internal("rake-interp: %s has no lane name", rk_nir_op_name(op));
+    }
+}
+
+/* One lane of a lane-wise operation on x, y, z (count: a shift's). */
+static uint64_t lane(RkOp op, RkElem el, RkElem to, uint64_t x, uint64_t y, uint64_t z,
+                     uint64_t count)
+{
+    switch (op) {
+    case RK_OP_RACK_ADD: return rk_lane_arith('+', el, x, y);
+    case RK_OP_RACK_SUB: return rk_lane_arith('-', el, x, y);
+    case RK_OP_RACK_MUL: return rk_lane_arith('*', el, x, y);
+    case RK_OP_RACK_DIV: return rk_lane_arith('/', el, x, y);
+    case RK_OP_RACK_MIN: case RK_OP_RACK_RELAXED_MIN: return rk_lane_minmax(false, el, x, y);
+    case RK_OP_RACK_MAX: case RK_OP_RACK_RELAXED_MAX: return rk_lane_minmax(true, el, x, y);
+    case RK_OP_RACK_AND: return x & y;
+    case RK_OP_RACK_OR: return x | y;
+    case RK_OP_RACK_XOR: return rk_lane_norm(el, x ^ y);
+    case RK_OP_RACK_ANDNOT: return rk_lane_norm(el, x & ~y);
+    case RK_OP_RACK_NEG: return rk_lane_neg(el, x);
+    case RK_OP_RACK_ABS: return rk_lane_abs(el, x);
+    case RK_OP_RACK_FMA: return rk_f32_fma((uint32_t)x, (uint32_t)y, (uint32_t)z);
+    case RK_OP_RACK_RELAXED_MADD: return rk_lane_arith('+', el, rk_lane_arith('*', el, x, y), z);
+    case RK_OP_RACK_RELAXED_NMADD:
+        return rk_lane_arith('+', el, rk_lane_neg(el, rk_lane_arith('*', el, x, y)), z);
+    case RK_OP_RACK_SHL: return rk_lane_shift('l', el, x, count);
+    case RK_OP_RACK_SHR: return rk_lane_shift('r', el, x, count);
+    case RK_OP_RACK_SAR: return rk_lane_shift('s', el, x, count);
+    case RK_OP_RACK_CMP_EQ: case RK_OP_RACK_CMP_NE: case RK_OP_RACK_CMP_LT:
+    case RK_OP_RACK_CMP_LE: case RK_OP_RACK_CMP_GT: case RK_OP_RACK_CMP_GE:
+        return rk_lane_compare(lane_name(op), el, x, y);
+    case RK_OP_RACK_TO_I32:
+        return rk_lane_norm(RK_E_I32, (uint64_t)(int64_t)rk_f32_to_i32((uint32_t)x));
+    case RK_OP_RACK_TO_U32: return rk_f32_to_u32((uint32_t)x);
+    case RK_OP_RACK_TO_F32:
+        return el == RK_E_I32 ? rk_i32_to_f32((int32_t)x) : rk_u32_to_f32((uint32_t)x);
+    case RK_OP_RACK_BITCAST: return rk_lane_norm(to, x);
+    default: return rk_lane_f32_unary(lane_name(op), x);
+    }
+}
+
 static Val lanewise(Ev *e, RkInstr *in)
 {
-    const char *op = in->op + 5; /* after "rack." */
     Val r = rack_like(in->type);
     Val *a = in->nargs > 0 ? val(e, in->args[0]) : NULL;
     Val *b = in->nargs > 1 ? val(e, in->args[1]) : NULL;
     Val *c = in->nargs > 2 ? val(e, in->args[2]) : NULL;
     RkElem el = a ? a->elem : r.elem;
-    for (int l = 0; l < r.lanes; l++) {
-        uint64_t x = a ? a->v[l] : 0, y = b ? b->v[l] : 0, z = c ? c->v[l] : 0;
-        uint64_t o;
-        if (!strcmp(op, "add")) o = rk_lane_arith('+', el, x, y);
-        else if (!strcmp(op, "sub")) o = rk_lane_arith('-', el, x, y);
-        else if (!strcmp(op, "mul")) o = rk_lane_arith('*', el, x, y);
-        else if (!strcmp(op, "div")) o = rk_lane_arith('/', el, x, y);
-        else if (!strcmp(op, "min") || !strcmp(op, "relaxed_min")) o = rk_lane_minmax(false, el, x, y);
-        else if (!strcmp(op, "max") || !strcmp(op, "relaxed_max")) o = rk_lane_minmax(true, el, x, y);
-        else if (!strcmp(op, "and")) o = x & y;
-        else if (!strcmp(op, "or")) o = x | y;
-        else if (!strcmp(op, "xor")) o = rk_lane_norm(el, x ^ y);
-        else if (!strcmp(op, "andnot")) o = rk_lane_norm(el, x & ~y);
-        else if (!strcmp(op, "neg")) o = rk_lane_neg(el, x);
-        else if (!strcmp(op, "abs")) o = rk_lane_abs(el, x);
-        else if (!strcmp(op, "fma")) o = rk_f32_fma((uint32_t)x, (uint32_t)y, (uint32_t)z);
-        else if (!strcmp(op, "relaxed_madd"))
-            o = rk_lane_arith('+', el, rk_lane_arith('*', el, x, y), z);
-        else if (!strcmp(op, "relaxed_nmadd"))
-            o = rk_lane_arith('+', el, rk_lane_neg(el, rk_lane_arith('*', el, x, y)), z);
-        else if (!strcmp(op, "shl") || !strcmp(op, "shr") || !strcmp(op, "sar"))
-            o = rk_lane_shift(op[1] == 'h' && op[2] == 'l' ? 'l' : op[1] == 'h' ? 'r' : 's', el, x,
-                              b ? b->v[0] : (uint64_t)in->imm);
-        else if (!strncmp(op, "cmp.", 4)) o = rk_lane_compare(op + 4, el, x, y);
-        else if (!strcmp(op, "to_i32"))
-            o = rk_lane_norm(RK_E_I32, (uint64_t)(int64_t)rk_f32_to_i32((uint32_t)x));
-        else if (!strcmp(op, "to_u32")) o = rk_f32_to_u32((uint32_t)x);
-        else if (!strcmp(op, "to_f32"))
-            o = el == RK_E_I32 ? rk_i32_to_f32((int32_t)x) : rk_u32_to_f32((uint32_t)x);
-        else if (!strcmp(op, "bitcast")) o = rk_lane_norm(r.elem, x);
-        else o = rk_lane_f32_unary(op, x);
-        r.v[l] = o;
-    }
+    uint64_t count = b ? b->v[0] : (uint64_t)in->imm;
+    for (int l = 0; l < r.lanes; l++)
+        r.v[l] = lane(in->opc, el, r.elem, a ? a->v[l] : 0, b ? b->v[l] : 0, c ? c->v[l] : 0,
+                      count);
     return r;
 }
 
@@ -102,16 +137,15 @@ static Val packed(Ev *e, RkInstr *in)
 {
     Val r = rack_like(in->type);
     Val *a = val(e, in->args[0]);
-    const char *op = in->op + 5;
-    if (!strncmp(op, "widen_", 6)) {
-        int base = op[6] == 'h' ? r.lanes : 0;
+    if (in->opc == RK_OP_RACK_WIDEN_LOW || in->opc == RK_OP_RACK_WIDEN_HIGH) {
+        int base = in->opc == RK_OP_RACK_WIDEN_HIGH ? r.lanes : 0;
         for (int i = 0; i < r.lanes; i++)
             r.v[i] = a->v[base + i];
         return r;
     }
     Val *b = val(e, in->args[1]);
     for (int i = 0; i < r.lanes; i++) {
-        if (op[0] == 'n') {
+        if (in->opc == RK_OP_RACK_NARROW) {
             int64_t x = (int64_t)(i < a->lanes ? a->v[i] : b->v[i - a->lanes]);
             x = x > 32767 ? 32767 : x < -32768 ? -32768 : x;
             r.v[i] = rk_lane_norm(RK_E_I16, (uint64_t)x);
@@ -126,16 +160,16 @@ static Val packed(Ev *e, RkInstr *in)
 
 static Val cross(Ev *e, RkInstr *in)
 {
-    const char *op = in->op;
     Val *a = val(e, in->args[0]);
-    if (!strcmp(op, "rack.extract"))
+    switch (in->opc) {
+    case RK_OP_RACK_EXTRACT:
         return v_scalar(a->elem, a->v[in->imm]);
-    if (!strcmp(op, "rack.insert")) {
+    case RK_OP_RACK_INSERT: {
         Val r = *a;
         r.v[in->imm] = val(e, in->args[1])->v[0];
         return r;
     }
-    if (!strcmp(op, "rack.shuffle")) {
+    case RK_OP_RACK_SHUFFLE: {
         Val *b = in->nargs > 1 ? val(e, in->args[1]) : a;
         Val r = *a;
         for (int i = 0; i < in->nlanes; i++) {
@@ -144,55 +178,53 @@ static Val cross(Ev *e, RkInstr *in)
         }
         return r;
     }
-    if (!strncmp(op, "mask.", 5)) {
-        uint64_t bits = 0;
-        for (int i = 0; i < a->lanes; i++)
-            bits |= (a->v[i] & 1) << i;
-        if (!strcmp(op, "mask.bitmask"))
-            return v_scalar(RK_E_U32, bits);
-        if (!strcmp(op, "mask.popcount"))
-            return v_scalar(RK_E_I64, (uint64_t)__builtin_popcountll(bits));
-        return v_scalar(RK_E_BOOL, op[6] == 'l' ? bits == all_lanes(a->lanes) : bits != 0);
+    case RK_OP_MASK_BITMASK: return v_scalar(RK_E_U32, mask_bits(*a));
+    case RK_OP_MASK_POPCOUNT:
+        return v_scalar(RK_E_I64, (uint64_t)__builtin_popcountll(mask_bits(*a)));
+    case RK_OP_MASK_ALL: return v_scalar(RK_E_BOOL, mask_bits(*a) == all_lanes(a->lanes));
+    case RK_OP_MASK_ANY: return v_scalar(RK_E_BOOL, mask_bits(*a) != 0);
+    default:
+        break;
     }
-    bool scan = !strncmp(op, "rack.scan_", 10);
-    const char *step = scan ? op + 10 : op + 5;
+    /* reductions and scans: a left fold */
+    const char *step = lane_name(in->opc);
     Val r = *a;
     uint64_t acc = a->v[0];
     for (int i = 1; i < a->lanes; i++) {
         acc = rk_lane_reduce_step(step, a->elem, acc, a->v[i]);
         r.v[i] = acc;
     }
-    return scan ? r : v_scalar(a->elem, acc);
+    return rk_nir_op_info(in->opc)->shape == SH_SCAN ? r : v_scalar(a->elem, acc);
 }
 
 /* --- uniforms ------------------------------------------------------------------------ */
 
 static Val uniform(Ev *e, RkInstr *in)
 {
-    const char *op = in->op + 2;
     Val *a = val(e, in->args[0]);
     RkElem t = in->type->elem;
-    if (!strcmp(op, "cvt")) {
-        RkElem f = a->elem;
-        if (rk_elem_is_float(t) || rk_elem_is_float(f))
+    switch (in->opc) {
+    case RK_OP_U_CVT:
+        if (rk_elem_is_float(t) || rk_elem_is_float(a->elem))
             rk_diag_internal("rake-interp: u.cvt between floats and integers");
         return v_scalar(t, rk_lane_norm(t, a->v[0]));
+    case RK_OP_U_NEG: return v_scalar(t, rk_lane_neg(t, a->v[0]));
+    case RK_OP_U_NOT: return v_scalar(t, !a->v[0]);
+    default:
+        break;
     }
-    if (!strcmp(op, "neg"))
-        return v_scalar(t, rk_lane_neg(t, a->v[0]));
-    if (!strcmp(op, "not"))
-        return v_scalar(t, !a->v[0]);
     Val *b = val(e, in->args[1]);
-    if (!strcmp(op, "select"))
-        return a->v[0] ? *b : *val(e, in->args[2]);
-    if (!strncmp(op, "cmp.", 4))
-        return v_scalar(RK_E_BOOL, rk_lane_compare(op + 4, a->elem, a->v[0], b->v[0]));
-    if (!strcmp(op, "and"))
-        return v_scalar(t, a->v[0] & b->v[0]);
-    if (!strcmp(op, "or"))
-        return v_scalar(t, a->v[0] | b->v[0]);
-    return v_scalar(t, rk_lane_arith(op[0] == 'a' ? '+' : op[0] == 's' ? '-' : op[0] == 'm' ? '*' : '/',
-                                     t, a->v[0], b->v[0]));
+    switch (in->opc) {
+    case RK_OP_U_SELECT: return a->v[0] ? *b : *val(e, in->args[2]);
+    case RK_OP_U_AND: return v_scalar(t, a->v[0] & b->v[0]);
+    case RK_OP_U_OR: return v_scalar(t, a->v[0] | b->v[0]);
+    case RK_OP_U_ADD: return v_scalar(t, rk_lane_arith('+', t, a->v[0], b->v[0]));
+    case RK_OP_U_SUB: return v_scalar(t, rk_lane_arith('-', t, a->v[0], b->v[0]));
+    case RK_OP_U_MUL: return v_scalar(t, rk_lane_arith('*', t, a->v[0], b->v[0]));
+    case RK_OP_U_DIV: return v_scalar(t, rk_lane_arith('/', t, a->v[0], b->v[0]));
+    default: /* the comparisons */
+        return v_scalar(RK_E_BOOL, rk_lane_compare(lane_name(in->opc), a->elem, a->v[0], b->v[0]));
+    }
 }
 
 /* --- memory ---------------------------------------------------------------------------- */
@@ -217,43 +249,19 @@ static uint64_t active_of(Ev *e, RkInstr *in, int k)
     return bits;
 }
 
-static Val memory(Ev *e, RkInstr *in)
+/* Racks to and from memory at buf + base. */
+static Val rack_memory(Ev *e, RkInstr *in, Buffer *buf, int64_t base)
 {
-    const char *op = in->op;
-    Val *a = in->nargs ? val(e, in->args[0]) : NULL;
-    if (!strcmp(op, "stack.count"))
-        return v_scalar(RK_E_I64, (uint64_t)a->stack->count);
-    if (!strcmp(op, "stack.column"))
-        return ptr_val(a->stack->cols[in->imm].buf, a->stack->cols[in->imm].off);
-    if (!strcmp(op, "stack.set_count")) {
-        a->stack->count = (int64_t)val(e, in->args[1])->v[0];
-        return v_unit();
-    }
-    if (!strcmp(op, "view.ptr"))
-        return ptr_val(a->view.buf, a->view.off);
-    if (!strcmp(op, "view.count"))
-        return v_scalar(RK_E_I32, (uint64_t)a->view.count);
-    if (!strcmp(op, "ptr.add"))
-        return ptr_val(a->view.buf, a->view.off + (int64_t)val(e, in->args[1])->v[0]);
-    if (!strcmp(op, "mask.lanes_below")) {
-        Val m = rack_like(in->type);
-        for (int l = 0; l < m.lanes; l++)
-            m.v[l] = (int64_t)l < (int64_t)a->v[0];
-        return m;
-    }
-    Buffer *buf = a->view.buf;
-    int64_t base = a->view.off + in->imm;
-    if (!strcmp(op, "elem.load"))
-        return v_scalar(buf->elem, buf->data[base + (int64_t)val(e, in->args[1])->v[0]]);
-    if (!strcmp(op, "rack.load") || !strcmp(op, "rack.load.masked")) {
+    switch (in->opc) {
+    case RK_OP_RACK_LOAD: case RK_OP_RACK_LOAD_MASKED: {
         Val r = rack_like(in->type);
-        uint64_t act = !strcmp(op, "rack.load") ? ~0ull : active_of(e, in, 1);
+        uint64_t act = in->opc == RK_OP_RACK_LOAD ? ~0ull : active_of(e, in, 1);
         for (int l = 0; l < r.lanes; l++)
             if ((act >> l) & 1)
                 r.v[l] = rk_lane_norm(r.elem, buf->data[base + l]);
         return r;
     }
-    if (!strcmp(op, "rack.gather")) {
+    case RK_OP_RACK_GATHER: {
         Val r = rack_like(in->type);
         Val *idx = val(e, in->args[1]);
         uint64_t act = active_of(e, in, 2);
@@ -262,8 +270,8 @@ static Val memory(Ev *e, RkInstr *in)
                 r.v[l] = buf->data[base + (int64_t)idx->v[l]];
         return r;
     }
-    if (!strcmp(op, "rack.store") || !strcmp(op, "rack.store.masked")) {
-        bool masked = op[10] == '.';
+    case RK_OP_RACK_STORE: case RK_OP_RACK_STORE_MASKED: {
+        bool masked = in->opc == RK_OP_RACK_STORE_MASKED;
         Val *v = val(e, in->args[masked ? 2 : 1]);
         uint64_t act = masked ? active_of(e, in, 1) : ~0ull;
         for (int l = 0; l < v->lanes; l++)
@@ -271,7 +279,7 @@ static Val memory(Ev *e, RkInstr *in)
                 buf->data[base + l] = rk_lane_norm(buf->elem, v->v[l]);
         return v_unit();
     }
-    if (!strcmp(op, "rack.compress_store")) {
+    case RK_OP_RACK_COMPRESS_STORE: {
         Val *v = val(e, in->args[2]);
         uint64_t act = active_of(e, in, 1);
         int64_t k = 0;
@@ -280,41 +288,66 @@ static Val memory(Ev *e, RkInstr *in)
                 buf->data[base + k++] = rk_lane_norm(buf->elem, v->v[l]);
         return v_unit();
     }
-    rk_diag_internal("rake-interp: no native-IR operation %s", op);
+    default:
+        rk_diag_internal("rake-interp: no native-IR operation %s", in->op);
+    }
+}
+
+static Val memory(Ev *e, RkInstr *in)
+{
+    Val *a = in->nargs ? val(e, in->args[0]) : NULL;
+    switch (in->opc) {
+    case RK_OP_STACK_COUNT: return v_scalar(RK_E_I64, (uint64_t)a->stack->count);
+    case RK_OP_STACK_COLUMN:
+        return ptr_val(a->stack->cols[in->imm].buf, a->stack->cols[in->imm].off);
+    case RK_OP_STACK_SET_COUNT:
+        a->stack->count = (int64_t)val(e, in->args[1])->v[0];
+        return v_unit();
+    case RK_OP_VIEW_PTR: return ptr_val(a->view.buf, a->view.off);
+    case RK_OP_VIEW_COUNT: return v_scalar(RK_E_I32, (uint64_t)a->view.count);
+    case RK_OP_PTR_ADD:
+        return ptr_val(a->view.buf, a->view.off + (int64_t)val(e, in->args[1])->v[0]);
+    case RK_OP_MASK_LANES_BELOW: {
+        Val m = rack_like(in->type);
+        for (int l = 0; l < m.lanes; l++)
+            m.v[l] = (int64_t)l < (int64_t)a->v[0];
+        return m;
+    }
+    case RK_OP_ELEM_LOAD:
+        return v_scalar(a->view.buf->elem, a->view.buf->data[a->view.off + in->imm +
+                                                             (int64_t)val(e, in->args[1])->v[0]]);
+    default:
+        return rack_memory(e, in, a->view.buf, a->view.off + in->imm);
+    }
 }
 
 /* --- slow blocks ------------------------------------------------------------------------ */
 
-static RkNode *find_block(RkNode *n, const char *loc)
+/* The slow block at loc ("L:C") in a kernel, at any depth. */
+typedef struct FindBlock {
+    const char *loc;
+    RkNode *found;
+} FindBlock;
+
+static bool find_block(RkNode *n, void *ctx)
 {
-    if (!n)
-        return NULL;
+    FindBlock *f = ctx;
     if (n->kind == RK_SLOW_BLOCK) {
         char buf[32];
         snprintf(buf, sizeof buf, "%d:%d", n->loc.line, n->loc.col);
-        if (!strcmp(buf, loc))
-            return n;
-    }
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->target, n->object, n->index, n->from, n->to, n->step};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++) {
-        RkNode *r = find_block(kids[i], loc);
-        if (r)
-            return r;
-    }
-    RkList lists[] = {n->body, n->else_body, n->args, n->fields};
-    for (int l = 0; l < 4; l++)
-        for (int i = 0; i < lists[l].len; i++) {
-            RkNode *r = find_block(lists[l].items[i], loc);
-            if (r)
-                return r;
+        if (!strcmp(buf, f->loc)) {
+            f->found = n;
+            return true;
         }
-    return NULL;
+    }
+    return rk_ast_any_child(n, find_block, f);
 }
 
 static Val slow_call(Ev *e, RkInstr *in)
 {
-    RkNode *blk = find_block(e->src, in->text);
+    FindBlock fb = {in->text, NULL};
+    find_block(e->src, &fb);
+    RkNode *blk = fb.found;
     if (!blk)
         rk_diag_internal("rake-interp: no slow block at %s", in->text);
     Frame *f = push_frame(e->src);
@@ -331,60 +364,65 @@ static Val slow_call(Ev *e, RkInstr *in)
 
 /* --- execution ----------------------------------------------------------------------------- */
 
+static Val fill(const RkType *t, uint64_t x)
+{
+    Val r = rack_like(t);
+    for (int l = 0; l < r.lanes; l++)
+        r.v[l] = x;
+    return r;
+}
+
+static Val mask_op(Ev *e, RkInstr *in)
+{
+    Val r = *val(e, in->args[0]);
+    for (int l = 0; l < r.lanes; l++)
+        r.v[l] = in->opc == RK_OP_MASK_NOT   ? !r.v[l]
+                 : in->opc == RK_OP_MASK_AND ? r.v[l] & val(e, in->args[1])->v[l]
+                                             : r.v[l] | val(e, in->args[1])->v[l];
+    return r;
+}
+
+static Val select_lanes(Ev *e, RkInstr *in)
+{
+    Val *m = val(e, in->args[0]), *a = val(e, in->args[1]), *b = val(e, in->args[2]);
+    Val r = *a;
+    for (int l = 0; l < r.lanes; l++)
+        r.v[l] = m->v[l] ? a->v[l] : b->v[l];
+    return r;
+}
+
 static Val exec(Ev *e, RkInstr *in)
 {
-    const char *op = in->op;
-    if (!strcmp(op, "const"))
-        return v_scalar(in->type->elem, in->bits);
-    if (!strcmp(op, "rack.splat")) {
-        Val r = rack_like(in->type);
-        uint64_t x = in->nargs ? val(e, in->args[0])->v[0] : rk_lane_norm(r.elem, in->bits);
-        for (int l = 0; l < r.lanes; l++)
-            r.v[l] = x;
-        return r;
-    }
-    if (!strcmp(op, "mask.const") || !strcmp(op, "mask.splat")) {
-        Val r = rack_like(in->type);
-        uint64_t x = in->nargs ? val(e, in->args[0])->v[0] & 1 : in->bits & 1;
-        for (int l = 0; l < r.lanes; l++)
-            r.v[l] = x;
-        return r;
-    }
-    if (!strcmp(op, "copy"))
-        return *val(e, in->args[0]);
-    if (!strcmp(op, "mask.and") || !strcmp(op, "mask.or") || !strcmp(op, "mask.not")) {
-        Val r = *val(e, in->args[0]);
-        for (int l = 0; l < r.lanes; l++)
-            r.v[l] = op[5] == 'n' ? !r.v[l]
-                     : op[5] == 'a' ? r.v[l] & val(e, in->args[1])->v[l]
-                                    : r.v[l] | val(e, in->args[1])->v[l];
-        return r;
-    }
-    if (!strcmp(op, "mask.select")) {
-        Val *m = val(e, in->args[0]), *a = val(e, in->args[1]), *b = val(e, in->args[2]);
-        Val r = *a;
-        for (int l = 0; l < r.lanes; l++)
-            r.v[l] = m->v[l] ? a->v[l] : b->v[l];
-        return r;
-    }
-    if (!strncmp(op, "u.", 2))
-        return uniform(e, in);
-    if (!strcmp(op, "rack.widen_low") || !strcmp(op, "rack.widen_high") ||
-        !strcmp(op, "rack.narrow") || !strcmp(op, "rack.dot"))
+    const RkOpInfo *op = rk_nir_op_info(in->opc);
+    if (!op)
+        rk_diag_internal("rake-interp: no native-IR operation %s", in->op);
+    switch (in->opc) {
+    case RK_OP_CONST: return v_scalar(in->type->elem, in->bits);
+    case RK_OP_RACK_SPLAT:
+        return fill(in->type, in->nargs ? val(e, in->args[0])->v[0]
+                                        : rk_lane_norm(in->type->elem, in->bits));
+    case RK_OP_MASK_CONST: case RK_OP_MASK_SPLAT:
+        return fill(in->type, in->nargs ? val(e, in->args[0])->v[0] & 1 : in->bits & 1);
+    case RK_OP_COPY: return *val(e, in->args[0]);
+    case RK_OP_MASK_AND: case RK_OP_MASK_OR: case RK_OP_MASK_NOT: return mask_op(e, in);
+    case RK_OP_MASK_SELECT: return select_lanes(e, in);
+    case RK_OP_RACK_WIDEN_LOW: case RK_OP_RACK_WIDEN_HIGH:
+    case RK_OP_RACK_NARROW: case RK_OP_RACK_DOT:
         return packed(e, in);
-    if (!strcmp(op, "rack.extract") || !strcmp(op, "rack.insert") || !strcmp(op, "rack.shuffle") ||
-        !strcmp(op, "mask.all") || !strcmp(op, "mask.any") || !strcmp(op, "mask.bitmask") ||
-        !strcmp(op, "mask.popcount") || !strcmp(op, "rack.sum") || !strcmp(op, "rack.product") ||
-        !strcmp(op, "rack.minimum") || !strcmp(op, "rack.maximum") || !strncmp(op, "rack.scan_", 10))
+    case RK_OP_MASK_POPCOUNT: return cross(e, in);
+    case RK_OP_SLOW_CALL: return slow_call(e, in);
+    default:
+        break;
+    }
+    switch (op->shape) {
+    case SH_UBIN: case SH_UUN: case SH_UCMP: case SH_USELECT: case SH_UCVT:
+        return uniform(e, in);
+    case SH_REDUCE: case SH_SCAN: case SH_EXTRACT: case SH_INSERT: case SH_SHUFFLE:
+    case SH_MREDUCE:
         return cross(e, in);
-    if (!strcmp(op, "slow.call"))
-        return slow_call(e, in);
-    if (!strncmp(op, "stack.", 6) || !strncmp(op, "view.", 5) || !strcmp(op, "ptr.add") ||
-        !strcmp(op, "mask.lanes_below") || !strcmp(op, "elem.load") ||
-        !strncmp(op, "rack.load", 9) || !strncmp(op, "rack.store", 10) ||
-        !strcmp(op, "rack.compress_store") || !strcmp(op, "rack.gather"))
-        return memory(e, in);
-    return lanewise(e, in);
+    case SH_MEM: return memory(e, in);
+    default: return lanewise(e, in);
+    }
 }
 
 static void pass_args(Ev *e, RkBlock *to, RkEdge *edge)

@@ -12,11 +12,13 @@
 #include "mir.h"
 #include "nir.h"
 #include "profile.h"
+#include "target.h"
 
 enum { SSE2 = 1, AVX2 = 2, AVX512 = 3 };
 
 typedef struct Sel {
     const RkProfile *profile;
+    const RkTarget *target;
     int level;
     RkFunc *nf;
     RkMFunc *mf;
@@ -27,6 +29,7 @@ typedef struct Sel {
     RkLoc loc;           /* its source location */
     int *kvreg;          /* constant index -> the vreg loaded with it, or -1 */
     int nk;
+    int k;               /* AVX-512: the mask vreg last written (kdef) */
 } Sel;
 
 extern Sel *S;
@@ -59,9 +62,12 @@ int fround(char mode, int a);           /* 'f' floor 'c' ceil 't' trunc 'n' near
 int bcast_lane(int a, int k);
 int insert_lane(int a, int k, int u);
 int shuffle(int a, int b, const int *idx, int n);
-int reduce(const char *op, RkElem e, int a, bool scan);
+enum { RK_FOLD_SUM, RK_FOLD_PRODUCT, RK_FOLD_MIN, RK_FOLD_MAX }; /* what a fold combines with */
+int reduce(int op, RkElem e, int a, bool scan);
 int mask_fold(bool and, int m);
 int bitmask(int m);
 int fma3(int a, int b, int c);
+RkMOp kdef(void);                       /* a fresh mask vreg, written */
+RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 
 #endif

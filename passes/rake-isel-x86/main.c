@@ -11,9 +11,11 @@
  *         register zero, an f32 in xmm0, an integer in eax by one terminal
  *         transfer).
  * Removes: the native IR's operations and types.
- * Rack, mask and f32 arguments take the eight SSE-class registers in
- * order; i32, u32 and bool take edi, esi, edx, ecx, r8d, r9d.  A kernel
- * that would need an argument on the stack is rejected. */
+ * Rack, mask and f32 arguments take the target's vector argument registers
+ * in order, i32, u32 and bool its general ones (lib/target_x86.c: System
+ * V's xmm0-7 and edi, esi, edx, ecx, r8d, r9d).  A kernel that would need
+ * an argument on the stack is rejected.  The function is one block ending
+ * in `ret`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,21 +26,30 @@
 
 int select_instr(RkInstr *in);
 
-static const char *int_regs[] = {"edi", "esi", "edx", "ecx", "r8d", "r9d"};
-
-static const char *vec_reg(int n, bool full)
-{
-    const char *w = full ? S->profile->vreg : "xmm";
-    return rk_arena_printf(&rk_heap, "%s%d", w, n);
-}
-
 static bool is_int_uniform(const RkType *t)
 {
     return t->kind == RK_T_SCALAR && t->elem != RK_E_F32;
 }
 
+static const char *ordinal(int n)
+{
+    const char *suffix = n % 100 / 10 == 1 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd"
+                                                  : n % 10 == 3 ? "rd" : "th";
+    return rk_arena_printf(&rk_heap, "%d%s", n, suffix);
+}
+
+static const char *number(int n)
+{
+    static const char *words[] = {"no", "one", "two", "three", "four", "five", "six", "seven",
+                                  "eight", "nine", "ten"};
+    return n >= 0 && n <= 10 ? words[n] : rk_arena_printf(&rk_heap, "%d", n);
+}
+
+/* Arguments take the target's argument registers of their class in order
+ * (lib/target_x86.c); an f32 uniform is the xmm view of its register. */
 static void entry(RkFunc *nf, RkMFunc *mf)
 {
+    const RkTarget *t = S->target;
     int nvec = 0, nint = 0;
     mf->nargs = nf->nparams;
     mf->args = rk_arena_alloc(&rk_heap, sizeof(RkMArg) * (size_t)(nf->nparams + 1));
@@ -46,37 +57,41 @@ static void entry(RkFunc *nf, RkMFunc *mf)
     S->nir = -1;
     S->loc = nf->loc;
     for (int i = 0; i < nf->nparams; i++) {
-        const RkType *t = nf->ptypes[i];
+        const RkType *ty = nf->ptypes[i];
         int id = nf->params[i];
         RkMArg *a = &mf->args[i];
         a->name = nf->pnames[i];
-        a->type = rk_nir_type_str(t);
-        a->vreg = fresh();
-        if (is_int_uniform(t)) {
-            if (nint == 6)
-                rk_diag_fatal(nf->loc, "%s needs a 7th integer argument register; System V "
-                                       "passes six in registers, and Rake never passes "
+        a->type = rk_nir_type_str(ty);
+        if (is_int_uniform(ty)) {
+            if (nint == t->nargs[RK_RC_GPR])
+                rk_diag_fatal(nf->loc, "%s needs a %s integer argument register; System V "
+                                       "passes %s in registers, and Rake never passes "
                                        "arguments on the stack",
-                              nf->name);
-            a->reg = int_regs[nint++];
-            int b = fresh();
-            ins(pick("movd", "vmovd", "vmovd"), 2, rk_mvx(rk_mvd(a->vreg)), rk_mp(a->reg, false));
+                              nf->name, ordinal(nint + 1), number(t->nargs[RK_RC_GPR]));
+            a->reg = rk_mreg(RK_RC_GPR, false, t->args[RK_RC_GPR][nint++].num);
+            a->bits = 32;
+            a->vreg = rk_mir_vreg(mf, RK_RC_GPR);
+            int x = fresh(), b = fresh();
+            ins(pick("movd", "vmovd", "vmovd"), 2, rk_mvx(rk_mvd(x)),
+                rk_mo_reg(rk_mreg(RK_RC_GPR, true, a->vreg), 32, false, true));
             if (S->level == SSE2)
-                ins("pshufd", 3, rk_mvd(b), rk_mv(a->vreg), rk_mi(0));
+                ins("pshufd", 3, rk_mvd(b), rk_mv(x), rk_mi(0));
             else
-                ins("vpbroadcastd", 2, rk_mvd(b), rk_mvx(rk_mv(a->vreg)));
-            if (t->elem == RK_E_BOOL) /* keep only the value bit: a mask */
+                ins("vpbroadcastd", 2, rk_mvd(b), rk_mvx(rk_mv(x)));
+            if (ty->elem == RK_E_BOOL) /* keep only the value bit: a mask */
                 b = shift_imm('s', shift_imm('l', b, 31), 31);
             S->vreg[id] = b;
             continue;
         }
-        if (nvec == 8)
-            rk_diag_fatal(nf->loc, "%s needs a 9th SSE-class argument register; System V "
-                                   "passes eight in registers, and Rake never passes "
+        if (nvec == t->nargs[RK_RC_VEC])
+            rk_diag_fatal(nf->loc, "%s needs a %s SSE-class argument register; System V "
+                                   "passes %s in registers, and Rake never passes "
                                    "arguments on the stack",
-                          nf->name);
-        bool uniform = t->kind == RK_T_SCALAR;
-        a->reg = vec_reg(nvec++, !uniform);
+                          nf->name, ordinal(nvec + 1), number(t->nargs[RK_RC_VEC]));
+        bool uniform = ty->kind == RK_T_SCALAR;
+        a->reg = rk_mreg(RK_RC_VEC, false, t->args[RK_RC_VEC][nvec++].num);
+        a->bits = uniform ? 128 : 0;
+        a->vreg = fresh();
         S->vreg[id] = a->vreg;
         if (!uniform)
             continue;
@@ -98,23 +113,23 @@ static void result(RkFunc *nf, RkMFunc *mf, int value)
     S->loc = nf->loc;
     mf->result_type = rk_nir_type_str(t);
     int v = S->vreg[value];
-    if (t->kind == RK_T_RACK || t->kind == RK_T_MASK) {
-        mf->result_reg = vec_reg(0, true);
-        ins(pick("movaps", "vmovaps", "vmovaps"), 2, rk_mp(mf->result_reg, true), rk_mv(v));
-    } else if (t->elem == RK_E_F32) {
-        mf->result_reg = "xmm0";
-        ins(pick("movaps", "vmovaps", "vmovaps"), 2, rk_mp("xmm0", true), rk_mvx(rk_mv(v)));
+    const RkTarget *tg = S->target;
+    if (t->kind == RK_T_RACK || t->kind == RK_T_MASK || t->elem == RK_E_F32) {
+        bool whole = t->kind != RK_T_SCALAR;
+        mf->result = rk_mreg(RK_RC_VEC, false, tg->result[RK_RC_VEC]);
+        mf->result_bits = whole ? 0 : 128;
+        ins(tg->regs[RK_RC_VEC].copy, 2, rk_mo_reg(mf->result, mf->result_bits, true, false),
+            whole ? rk_mv(v) : rk_mvx(rk_mv(v)));
     } else {
-        mf->result_reg = "eax";
+        mf->result = rk_mreg(RK_RC_GPR, false, tg->result[RK_RC_GPR]);
+        mf->result_bits = 32;
         if (t->elem == RK_E_BOOL) /* all-ones or zero lanes -> 1 or 0 */
             v = shift_imm('r', v, 31);
-        ins(pick("movd", "vmovd", "vmovd"), 2, rk_mp("eax", true), rk_mvx(rk_mv(v)));
+        ins(pick("movd", "vmovd", "vmovd"), 2, rk_mo_reg(mf->result, 32, true, false),
+            rk_mvx(rk_mv(v)));
     }
-    /* vzeroupper clears the upper halves of every register: only a scalar
-     * result can leave AVX state behind it; a ymm or zmm result is live */
-    if (S->level != SSE2 && t->kind != RK_T_RACK && t->kind != RK_T_MASK)
-        ins("vzeroupper", 0);
-    ins("ret", 0);
+    /* the block's terminator is `ret`: rake-emit adds vzeroupper where AVX
+     * needs it (lib/mir.c, rk_mir_flatten) */
 }
 
 static void select_func(RkFunc *nf, RkMModule *mm)
@@ -127,6 +142,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         rk_diag_internal("kernel %s has %d blocks", nf->name, nf->nblocks);
     RkMFunc *mf = rk_mir_func(mm, nf->name, nf->kind);
     mf->loc = nf->loc;
+    rk_mir_block(mf, "entry");
     S->kvreg = NULL;
     S->nk = 0;
     S->nf = nf;
@@ -149,6 +165,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
     if (b->term.kind != RK_TERM_RET || b->term.value < 0)
         rk_diag_internal("kernel %s doesn't return a value", nf->name);
     result(nf, mf, b->term.value);
+    mf->blocks[0]->term.loc = nf->loc;
 }
 
 int main(int argc, char **argv)
@@ -172,13 +189,13 @@ int main(int argc, char **argv)
     if (strcmp(p->name, nm->target))
         rk_ir_fail_at("/target", "the document was lowered for %s, not %s", nm->target, p->name);
     rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
-    Sel sel = {p, !strcmp(p->name, "x86-sse2") ? SSE2 : !strcmp(p->name, "x86-avx2") ? AVX2
-                                                                                     : AVX512,
-               NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0};
+    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1};
+    sel.level = sel.target->index + 1; /* SSE2, AVX2, AVX512 */
     S = &sel;
     RkMModule *mm = RK_NEW(RkMModule);
     mm->source = nm->source;
     mm->target = p->name;
+    mm->t = sel.target;
     for (int i = 0; i < nm->nfuncs; i++)
         select_func(nm->funcs[i], mm);
     rk_ir_write(rk_mir_encode(mm), stdout);

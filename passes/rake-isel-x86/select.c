@@ -10,6 +10,7 @@
 
 #include "arena.h"
 #include "isel.h"
+#include "nirops.h"
 
 static int in_v(RkInstr *in, int k) { return S->vreg[in->args[k]]; }
 static const RkType *arg_t(RkInstr *in, int k) { return S->type[in->args[k]]; }
@@ -91,88 +92,111 @@ static void check_width(RkInstr *in)
     }
 }
 
-static int unary(RkInstr *in, const char *op)
+static int unary(RkInstr *in)
 {
     int a = in_v(in, 0);
     bool f = is_f32(in->type);
-    if (!strcmp(op, "neg"))
+    switch (in->opc) {
+    case RK_OP_RACK_NEG:
+    case RK_OP_U_NEG:
         return f ? vlogic('^', a, konst_splat(0x80000000u)) : ineg(a);
-    if (!strcmp(op, "abs"))
+    case RK_OP_RACK_ABS:
         return f ? vlogic('&', a, konst_splat(0x7fffffffu)) : iabs(a);
-    if (!strcmp(op, "sqrt")) {
+    case RK_OP_RACK_SQRT: {
         int d = fresh();
         ins(pick("sqrtps", "vsqrtps", "vsqrtps"), 2, rk_mvd(d), rk_mv(a));
         return d;
     }
-    if (!strcmp(op, "floor")) return fround('f', a);
-    if (!strcmp(op, "ceil")) return fround('c', a);
-    if (!strcmp(op, "trunc")) return fround('t', a);
-    if (!strcmp(op, "nearest")) return fround('n', a);
-    unsupported(in, NULL);
+    case RK_OP_RACK_FLOOR: return fround('f', a);
+    case RK_OP_RACK_CEIL: return fround('c', a);
+    case RK_OP_RACK_TRUNC: return fround('t', a);
+    case RK_OP_RACK_NEAREST: return fround('n', a);
+    default: unsupported(in, NULL);
+    }
+}
+
+/* The comparison's predicate: what follows "cmp." in its name. */
+static const char *predicate(RkInstr *in)
+{
+    return strrchr(rk_nir_op_name(in->opc), '.') + 1;
+}
+
+static int shift(RkInstr *in, char k)
+{
+    /* a literal count is taken modulo 32 too (rk_lane_shift): x86
+     * shifts by an immediate of 32 or more give 0 or the sign */
+    return in->nargs == 2 ? shift_var(k, in_v(in, 0), in_v(in, 1))
+                          : shift_imm(k, in_v(in, 0), (int)(in->imm & 31));
+}
+
+/* The reductions and scans by what they combine with. */
+static int fold_kind(RkOp op)
+{
+    switch (op) {
+    case RK_OP_RACK_SUM: case RK_OP_RACK_SCAN_SUM: return RK_FOLD_SUM;
+    case RK_OP_RACK_PRODUCT: case RK_OP_RACK_SCAN_PRODUCT: return RK_FOLD_PRODUCT;
+    case RK_OP_RACK_MINIMUM: case RK_OP_RACK_SCAN_MINIMUM: return RK_FOLD_MIN;
+    default: return RK_FOLD_MAX;
+    }
+}
+
+static int minmax(RkInstr *in, bool max)
+{
+    const RkType *t = in->type;
+    return is_f32(t) ? fminmax(max, in_v(in, 0), in_v(in, 1))
+                     : iminmax(max, t->elem == RK_E_I32, in_v(in, 0), in_v(in, 1));
 }
 
 static int lane_op(RkInstr *in)
 {
-    const char *op = in->op + 5; /* after "rack." */
-    if (!strcmp(op, "add")) return arith(in, '+');
-    if (!strcmp(op, "sub")) return arith(in, '-');
-    if (!strcmp(op, "mul")) return arith(in, '*');
-    if (!strcmp(op, "div")) return arith(in, '/');
-    if (!strcmp(op, "min") || !strcmp(op, "max")) {
-        bool max = op[1] == 'a';
-        const RkType *t = in->type;
-        return is_f32(t) ? fminmax(max, in_v(in, 0), in_v(in, 1))
-                         : iminmax(max, t->elem == RK_E_I32, in_v(in, 0), in_v(in, 1));
-    }
-    if (!strcmp(op, "and")) return vlogic('&', in_v(in, 0), in_v(in, 1));
-    if (!strcmp(op, "or")) return vlogic('|', in_v(in, 0), in_v(in, 1));
-    if (!strcmp(op, "xor")) return vlogic('^', in_v(in, 0), in_v(in, 1));
-    if (!strcmp(op, "andnot")) return vlogic('n', in_v(in, 0), in_v(in, 1));
-    if (!strcmp(op, "fma")) {
+    switch (in->opc) {
+    case RK_OP_RACK_ADD: case RK_OP_U_ADD: return arith(in, '+');
+    case RK_OP_RACK_SUB: case RK_OP_U_SUB: return arith(in, '-');
+    case RK_OP_RACK_MUL: case RK_OP_U_MUL: return arith(in, '*');
+    case RK_OP_RACK_DIV: case RK_OP_U_DIV: return arith(in, '/');
+    case RK_OP_RACK_MIN: return minmax(in, false);
+    case RK_OP_RACK_MAX: return minmax(in, true);
+    case RK_OP_RACK_AND: case RK_OP_MASK_AND: case RK_OP_U_AND:
+        return vlogic('&', in_v(in, 0), in_v(in, 1));
+    case RK_OP_RACK_OR: case RK_OP_MASK_OR: case RK_OP_U_OR:
+        return vlogic('|', in_v(in, 0), in_v(in, 1));
+    case RK_OP_RACK_XOR: return vlogic('^', in_v(in, 0), in_v(in, 1));
+    case RK_OP_RACK_ANDNOT: return vlogic('n', in_v(in, 0), in_v(in, 1));
+    case RK_OP_MASK_NOT: case RK_OP_U_NOT: return vnot(in_v(in, 0));
+    case RK_OP_RACK_FMA:
         if (!S->profile->fma)
             unsupported(in, "no fused multiply-add instruction");
         return fma3(in_v(in, 0), in_v(in, 1), in_v(in, 2));
-    }
-    if (!strcmp(op, "shl") || !strcmp(op, "shr") || !strcmp(op, "sar")) {
-        char k = !strcmp(op, "shl") ? 'l' : !strcmp(op, "shr") ? 'r' : 's';
-        /* a literal count is taken modulo 32 too (rk_lane_shift): x86
-         * shifts by an immediate of 32 or more give 0 or the sign */
-        return in->nargs == 2 ? shift_var(k, in_v(in, 0), in_v(in, 1))
-                              : shift_imm(k, in_v(in, 0), (int)(in->imm & 31));
-    }
-    if (!strncmp(op, "cmp.", 4)) return compare(in, op + 4);
-    if (!strcmp(op, "to_f32")) return cvt_to_f32(arg_t(in, 0)->elem == RK_E_I32, in_v(in, 0));
-    if (!strcmp(op, "to_i32")) return cvt_to_i32(in_v(in, 0));
-    if (!strcmp(op, "to_u32")) return cvt_to_u32(in_v(in, 0));
-    if (!strcmp(op, "bitcast")) return in_v(in, 0);
-    if (!strcmp(op, "extract")) return bcast_lane(in_v(in, 0), (int)in->imm);
-    if (!strcmp(op, "insert")) return insert_lane(in_v(in, 0), (int)in->imm, in_v(in, 1));
-    if (!strcmp(op, "shuffle"))
+    case RK_OP_RACK_SHL: return shift(in, 'l');
+    case RK_OP_RACK_SHR: return shift(in, 'r');
+    case RK_OP_RACK_SAR: return shift(in, 's');
+    case RK_OP_RACK_CMP_EQ: case RK_OP_RACK_CMP_NE: case RK_OP_RACK_CMP_LT:
+    case RK_OP_RACK_CMP_LE: case RK_OP_RACK_CMP_GT: case RK_OP_RACK_CMP_GE:
+    case RK_OP_U_CMP_EQ: case RK_OP_U_CMP_NE: case RK_OP_U_CMP_LT:
+    case RK_OP_U_CMP_LE: case RK_OP_U_CMP_GT: case RK_OP_U_CMP_GE:
+        return compare(in, predicate(in));
+    case RK_OP_RACK_TO_F32: return cvt_to_f32(arg_t(in, 0)->elem == RK_E_I32, in_v(in, 0));
+    case RK_OP_RACK_TO_I32: return cvt_to_i32(in_v(in, 0));
+    case RK_OP_RACK_TO_U32: return cvt_to_u32(in_v(in, 0));
+    case RK_OP_RACK_BITCAST: case RK_OP_COPY: case RK_OP_MASK_SPLAT: return in_v(in, 0);
+    case RK_OP_RACK_EXTRACT: return bcast_lane(in_v(in, 0), (int)in->imm);
+    case RK_OP_RACK_INSERT: return insert_lane(in_v(in, 0), (int)in->imm, in_v(in, 1));
+    case RK_OP_RACK_SHUFFLE:
         return shuffle(in_v(in, 0), in->nargs > 1 ? in_v(in, 1) : -1, in->lanes, in->nlanes);
-    if (!strcmp(op, "sum") || !strcmp(op, "product") || !strcmp(op, "minimum") ||
-        !strcmp(op, "maximum"))
-        return reduce(op, arg_t(in, 0)->elem, in_v(in, 0), false);
-    if (!strncmp(op, "scan_", 5))
-        return reduce(op + 5, arg_t(in, 0)->elem, in_v(in, 0), true);
-    if (!strcmp(op, "splat"))
-        return in->nargs ? in_v(in, 0) : constant(in);
-    return unary(in, op);
-}
-
-static int uniform_op(RkInstr *in)
-{
-    const char *op = in->op + 2;
-    if (!strcmp(op, "add")) return arith(in, '+');
-    if (!strcmp(op, "sub")) return arith(in, '-');
-    if (!strcmp(op, "mul")) return arith(in, '*');
-    if (!strcmp(op, "div")) return arith(in, '/');
-    if (!strncmp(op, "cmp.", 4)) return compare(in, op + 4);
-    if (!strcmp(op, "and")) return vlogic('&', in_v(in, 0), in_v(in, 1));
-    if (!strcmp(op, "or")) return vlogic('|', in_v(in, 0), in_v(in, 1));
-    if (!strcmp(op, "not")) return vnot(in_v(in, 0));
-    if (!strcmp(op, "neg")) return unary(in, "neg");
-    if (!strcmp(op, "select")) return blend(in_v(in, 0), in_v(in, 1), in_v(in, 2));
-    unsupported(in, NULL);
+    case RK_OP_RACK_SUM: case RK_OP_RACK_PRODUCT: case RK_OP_RACK_MINIMUM: case RK_OP_RACK_MAXIMUM:
+        return reduce(fold_kind(in->opc), arg_t(in, 0)->elem, in_v(in, 0), false);
+    case RK_OP_RACK_SCAN_SUM: case RK_OP_RACK_SCAN_PRODUCT: case RK_OP_RACK_SCAN_MINIMUM:
+    case RK_OP_RACK_SCAN_MAXIMUM:
+        return reduce(fold_kind(in->opc), arg_t(in, 0)->elem, in_v(in, 0), true);
+    case RK_OP_RACK_SPLAT: return in->nargs ? in_v(in, 0) : constant(in);
+    case RK_OP_CONST: case RK_OP_MASK_CONST: return constant(in);
+    case RK_OP_MASK_SELECT: case RK_OP_U_SELECT:
+        return blend(in_v(in, 0), in_v(in, 1), in_v(in, 2));
+    case RK_OP_MASK_ALL: return mask_fold(true, in_v(in, 0));
+    case RK_OP_MASK_ANY: return mask_fold(false, in_v(in, 0));
+    case RK_OP_MASK_BITMASK: return bitmask(in_v(in, 0));
+    default: return unary(in);
+    }
 }
 
 int select_instr(RkInstr *in)
@@ -181,28 +205,9 @@ int select_instr(RkInstr *in)
     S->nir = in->id;
     S->loc = in->loc;
     check_width(in);
-    const char *op = in->op;
-    if (!strcmp(op, "const") || !strcmp(op, "mask.const"))
-        return constant(in);
-    if (!strcmp(op, "copy") || !strcmp(op, "mask.splat"))
-        return in_v(in, 0);
-    if (!strcmp(op, "mask.and")) return vlogic('&', in_v(in, 0), in_v(in, 1));
-    if (!strcmp(op, "mask.or")) return vlogic('|', in_v(in, 0), in_v(in, 1));
-    if (!strcmp(op, "mask.not")) return vnot(in_v(in, 0));
-    if (!strcmp(op, "mask.select")) return blend(in_v(in, 0), in_v(in, 1), in_v(in, 2));
-    if (!strcmp(op, "mask.all")) return mask_fold(true, in_v(in, 0));
-    if (!strcmp(op, "mask.any")) return mask_fold(false, in_v(in, 0));
-    if (!strcmp(op, "mask.bitmask")) return bitmask(in_v(in, 0));
-    if (!strncmp(op, "u.", 2)) return uniform_op(in);
-    if (!strncmp(op, "rack.", 5)) {
-        static const char *wasm_only[] = {"rack.exp", "rack.log", "rack.log2", "rack.tanh",
-                                          "rack.widen_low", "rack.widen_high", "rack.narrow",
-                                          "rack.dot", "rack.relaxed_madd", "rack.relaxed_nmadd",
-                                          "rack.relaxed_min", "rack.relaxed_max", NULL};
-        for (const char **w = wasm_only; *w; w++)
-            if (!strcmp(op, *w))
-                unsupported(in, NULL);
-        return lane_op(in);
-    }
-    unsupported(in, NULL);
+    /* the table says which operations x86 has natively (the others exist
+     * only on WebAssembly); nothing falls back to scalar code */
+    if (!rk_nir_op_on_arch(in->opc, RK_ARCH_X86))
+        unsupported(in, NULL);
+    return lane_op(in);
 }

@@ -18,7 +18,15 @@
 
 Sel *S;
 
-int fresh(void) { return rk_mir_vreg(S->mf); }
+int fresh(void) { return rk_mir_vreg(S->mf, RK_RC_VEC); }
+
+RkMOp kdef(void)
+{
+    S->k = rk_mir_vreg(S->mf, RK_RC_MASK);
+    return rk_mo_reg(rk_mreg(RK_RC_MASK, true, S->k), 0, true, false);
+}
+
+RkMOp kmasked(RkMOp o, bool zero) { return rk_mmask(o, rk_mreg(RK_RC_MASK, true, S->k), zero); }
 int lanes(void) { return S->profile->lanes; }
 
 const char *pick(const char *sse2, const char *avx2, const char *avx512)
@@ -78,7 +86,7 @@ int konst_vector(const uint32_t *words)
 
 static void kload(uint32_t bits)
 {
-    ins("kmovw", 2, rk_mp("k1", true), rk_mc(rk_mir_const(S->mf, 2, &bits)));
+    ins("kmovw", 2, kdef(), rk_mc(rk_mir_const(S->mf, 2, &bits)));
 }
 
 int vmov(int a)
@@ -117,13 +125,13 @@ int vnot(int a) { return vlogic('^', a, konst_splat(0xffffffffu)); }
 static int mask_from_k(void)
 {
     int ones = konst_splat(0xffffffffu), d = fresh();
-    ins("vmovaps", 2, rk_mmask(rk_mvd(d), true), rk_mv(ones));
+    ins("vmovaps", 2, kmasked(rk_mvd(d), true), rk_mv(ones));
     return d;
 }
 
 static void k_from_mask(int m)
 {
-    ins("vptestmd", 3, rk_mp("k1", true), rk_mv(m), rk_mv(m));
+    ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
 }
 
 int blend(int m, int a, int b)
@@ -142,7 +150,7 @@ int blend(int m, int a, int b)
         return d;
     }
     k_from_mask(m);
-    ins("vpblendmd", 3, rk_mmask(rk_mvd(d), false), rk_mv(b), rk_mv(a));
+    ins("vpblendmd", 3, kmasked(rk_mvd(d), false), rk_mv(b), rk_mv(a));
     return d;
 }
 
@@ -185,7 +193,7 @@ int fcmp(const char *pred, int a, int b)
         ins("vcmpps", 4, rk_mvd(d), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
         return d;
     }
-    ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
+    ins("vcmpps", 4, kdef(), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
     return mask_from_k();
 }
 
@@ -210,7 +218,7 @@ int icmp(const char *pred, bool sign, int a, int b)
         int p = 0;
         while (strcmp(names[p], pred))
             p++;
-        ins(sign ? "vpcmpd" : "vpcmpud", 4, rk_mp("k1", true), rk_mv(a), rk_mv(b), rk_mi(imm[p]));
+        ins(sign ? "vpcmpd" : "vpcmpud", 4, kdef(), rk_mv(a), rk_mv(b), rk_mi(imm[p]));
         return mask_from_k();
     }
     bool eq = !strcmp(pred, "eq") || !strcmp(pred, "ne");
@@ -376,13 +384,13 @@ int cvt_to_i32(int a)
     int two31 = konst_splat(0x4f000000u);
     if (S->level == AVX512) {
         int z = fresh(), d;
-        ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(a), rk_mi(0x07));
-        ins("vmovaps", 2, rk_mmask(rk_mvd(z), true), rk_mv(a));
+        ins("vcmpps", 4, kdef(), rk_mv(a), rk_mv(a), rk_mi(0x07));
+        ins("vmovaps", 2, kmasked(rk_mvd(z), true), rk_mv(a));
         int r = unop("", "", "vcvtps2dq", z);
         int top = konst_splat(0x7fffffffu);
-        ins("vcmpps", 4, rk_mp("k1", true), rk_mv(a), rk_mv(two31), rk_mi(0x1d));
+        ins("vcmpps", 4, kdef(), rk_mv(a), rk_mv(two31), rk_mi(0x1d));
         d = vmov(r);
-        ins("vmovaps", 2, rk_mmask(rk_mvu(d), false), rk_mv(top));
+        ins("vmovaps", 2, kmasked(rk_mvu(d), false), rk_mv(top));
         return d;
     }
     int ord = fcmp("ord", a, a);
@@ -483,7 +491,7 @@ int insert_lane(int a, int k, int u)
     }
     kload(1u << k);
     int d = vmov(a);
-    ins("vmovaps", 2, rk_mmask(rk_mvu(d), false), rk_mv(u));
+    ins("vmovaps", 2, kmasked(rk_mvu(d), false), rk_mv(u));
     return d;
 }
 
@@ -527,28 +535,29 @@ int shuffle(int a, int b, const int *idx, int n)
         return d;
     }
     kload(from_a);
-    ins("vpblendmd", 3, rk_mmask(rk_mvd(d), false), rk_mv(pb), rk_mv(pa));
+    ins("vpblendmd", 3, kmasked(rk_mvd(d), false), rk_mv(pb), rk_mv(pa));
     return d;
 }
 
-static int step(const char *op, RkElem e, int acc, int x)
+/* One step of a fold: acc combined with x as `op` (one of RK_FOLD_*). */
+static int step(int op, RkElem e, int acc, int x)
 {
     if (e == RK_E_F32) {
-        if (!strcmp(op, "sum"))
+        if (op == RK_FOLD_SUM)
             return vbin("addps", "vaddps", "vaddps", acc, x);
-        if (!strcmp(op, "product"))
+        if (op == RK_FOLD_PRODUCT)
             return vbin("mulps", "vmulps", "vmulps", acc, x);
-        return fminmax(!strcmp(op, "maximum"), acc, x);
+        return fminmax(op == RK_FOLD_MAX, acc, x);
     }
-    if (!strcmp(op, "sum"))
+    if (op == RK_FOLD_SUM)
         return vbin("paddd", "vpaddd", "vpaddd", acc, x);
-    if (!strcmp(op, "product"))
+    if (op == RK_FOLD_PRODUCT)
         return imul(acc, x);
-    return iminmax(!strcmp(op, "maximum"), e == RK_E_I32, acc, x);
+    return iminmax(op == RK_FOLD_MAX, e == RK_E_I32, acc, x);
 }
 
 /* A strictly sequential left fold from lane 0; a scan keeps each prefix. */
-int reduce(const char *op, RkElem e, int a, bool scan)
+int reduce(int op, RkElem e, int a, bool scan)
 {
     int acc = bcast_lane(a, 0), r = a;
     for (int i = 1; i < lanes(); i++) {

@@ -29,7 +29,7 @@ static const RkFunc *consts_of;
 
 void set_block(RkBlock *b) { L->b = b; }
 
-RkInstr *emit(const char *op, const RkType *t, const int *args, int nargs, RkLoc loc)
+RkInstr *emit(RkOp op, const RkType *t, const int *args, int nargs, RkLoc loc)
 {
     RkInstr *in = rk_nir_emit(L->f, L->b, op, t, args, nargs, loc);
     in->fused = L->region;
@@ -37,18 +37,18 @@ RkInstr *emit(const char *op, const RkType *t, const int *args, int nargs, RkLoc
     return in;
 }
 
-int emit1(const char *op, const RkType *t, int a, RkLoc loc)
+int emit1(RkOp op, const RkType *t, int a, RkLoc loc)
 {
     return emit(op, t, &a, 1, loc)->id;
 }
 
-int emit2(const char *op, const RkType *t, int a, int b, RkLoc loc)
+int emit2(RkOp op, const RkType *t, int a, int b, RkLoc loc)
 {
     int args[2] = {a, b};
     return emit(op, t, args, 2, loc)->id;
 }
 
-int emit3(const char *op, const RkType *t, int a, int b, int c, RkLoc loc)
+int emit3(RkOp op, const RkType *t, int a, int b, int c, RkLoc loc)
 {
     int args[3] = {a, b, c};
     return emit(op, t, args, 3, loc)->id;
@@ -64,7 +64,7 @@ static int constant(char kind, const RkType *t, uint64_t bits)
     for (ConstEntry *c = consts; c; c = c->next)
         if (c->block == L->b->id && c->kind == kind && c->elem == e && c->bits == bits)
             return c->id;
-    const char *op = kind == 'u' ? "const" : kind == 'r' ? "rack.splat" : "mask.const";
+    RkOp op = kind == 'u' ? RK_OP_CONST : kind == 'r' ? RK_OP_RACK_SPLAT : RK_OP_MASK_CONST;
     RkInstr *in = rk_nir_emit(L->f, L->b, op, t, NULL, 0, (RkLoc){0, 0});
     in->bits = bits;
     ConstEntry *c = RK_NEW(ConstEntry);
@@ -123,7 +123,7 @@ int as_rack(LVal v, RkElem e)
     if (v.is_const)
         return const_rack(e, v.bits);
     if (v.ty->kind == RK_T_SCALAR)
-        return emit1("rack.splat", rk_ty_rack(e), v.id, (RkLoc){0, 0});
+        return emit1(RK_OP_RACK_SPLAT, rk_ty_rack(e), v.id, (RkLoc){0, 0});
     return v.id;
 }
 
@@ -145,30 +145,29 @@ int mask_and(int a, int b, RkLoc loc)
         return b;
     if (b < 0)
         return a;
-    return emit2("mask.and", value_type(a), a, b, loc);
+    return emit2(RK_OP_MASK_AND, value_type(a), a, b, loc);
 }
 
-int mask_not(int a, RkLoc loc) { return emit1("mask.not", value_type(a), a, loc); }
+int mask_not(int a, RkLoc loc) { return emit1(RK_OP_MASK_NOT, value_type(a), a, loc); }
 
 /* A lane-wise operation, sanitised under the participation mask. */
-int lanewise(const char *op, const RkType *t, const int *args, int nargs, RkLoc loc)
+int lanewise(RkOp op, const RkType *t, const int *args, int nargs, RkLoc loc)
 {
-    const RkOpInfo *info = rk_nir_op(op);
+    const RkOpInfo *info = rk_nir_op_info(op);
     int use[3]; /* a lane-wise operation takes one to three operands */
     if (nargs < 1 || nargs > 3)
-        rk_diag_internal("rake-lower: %s with %d operands", op, nargs);
+        rk_diag_internal("rake-lower: %s with %d operands", info ? info->name : "?", nargs);
     memcpy(use, args, sizeof(int) * (size_t)nargs);
     bool sanitize = L->ctx >= 0 && L->profile->fp_exceptions && info &&
-                    (info->flags & RK_OP_RAISES);
+                    (info->flags & RK_OPF_RAISES);
     bool any = false;
     for (int i = 0; sanitize && i < nargs; i++) {
         const RkType *at = value_type(args[i]);
         if (at->kind != RK_T_RACK || at->elem != RK_E_F32 ||
             rk_elem_bits(value_type(L->ctx)->elem) != 32)
             continue;
-        uint32_t benign = i == 1 && !strcmp(op, "rack.div") ? info->benign2 : info->benign;
-        int c = const_rack(RK_E_F32, benign);
-        RkInstr *sel = emit("mask.select", at, (int[]){L->ctx, args[i], c}, 3, loc);
+        int c = const_rack(RK_E_F32, rk_nir_op_benign(info, i));
+        RkInstr *sel = emit(RK_OP_MASK_SELECT, at, (int[]){L->ctx, args[i], c}, 3, loc);
         sel->benign = true;
         use[i] = sel->id;
         any = true;

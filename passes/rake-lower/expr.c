@@ -76,35 +76,37 @@ static LVal name(RkNode *e)
     return L->env->slots[e->slot];
 }
 
-static const char *cmp_suffix(const char *op)
+/* The comparison of source operator `op` on racks or on uniforms. */
+static RkOp cmp_op(const char *op, bool rack)
 {
-    if (!strcmp(op, "=")) return "eq";
-    if (!strcmp(op, "!=")) return "ne";
-    if (!strcmp(op, "<")) return "lt";
-    if (!strcmp(op, "<=")) return "le";
-    if (!strcmp(op, ">")) return "gt";
-    return "ge";
+    if (!strcmp(op, "=")) return rack ? RK_OP_RACK_CMP_EQ : RK_OP_U_CMP_EQ;
+    if (!strcmp(op, "!=")) return rack ? RK_OP_RACK_CMP_NE : RK_OP_U_CMP_NE;
+    if (!strcmp(op, "<")) return rack ? RK_OP_RACK_CMP_LT : RK_OP_U_CMP_LT;
+    if (!strcmp(op, "<=")) return rack ? RK_OP_RACK_CMP_LE : RK_OP_U_CMP_LE;
+    if (!strcmp(op, ">")) return rack ? RK_OP_RACK_CMP_GT : RK_OP_U_CMP_GT;
+    return rack ? RK_OP_RACK_CMP_GE : RK_OP_U_CMP_GE;
+}
+
+/* The arithmetic of source operator `op` (+ - * /) on racks or uniforms. */
+static RkOp arith_op(char op, bool rack)
+{
+    switch (op) {
+    case '+': return rack ? RK_OP_RACK_ADD : RK_OP_U_ADD;
+    case '-': return rack ? RK_OP_RACK_SUB : RK_OP_U_SUB;
+    case '*': return rack ? RK_OP_RACK_MUL : RK_OP_U_MUL;
+    default: return rack ? RK_OP_RACK_DIV : RK_OP_U_DIV;
+    }
 }
 
 /* Does evaluating `n` touch memory or run slow code (and so may trap or
  * have an effect)? */
-static bool touches_memory(RkNode *n)
+static bool touches_memory(RkNode *n, void *unused)
 {
-    if (!n)
-        return false;
     if (n->kind == RK_SLOW_BLOCK)
         return true;
     if (n->kind == RK_INDEX && !(n->note && !strcmp(n->note, "array")))
         return true;
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->object, n->index};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        if (touches_memory(kids[i]))
-            return true;
-    for (int i = 0; i < n->args.len; i++)
-        if (touches_memory(n->args.items[i]))
-            return true;
-    return false;
+    return rk_ast_any_child(n, touches_memory, unused);
 }
 
 /* A uniform `and`/`or` whose right operand touches memory: it runs only
@@ -146,14 +148,14 @@ static LVal binary(RkNode *e)
             L->ctx = mask_and(saved, need, e->loc);
             y = materialize(lower_expr(e->rhs), NULL);
             L->ctx = saved;
-        } else if (touches_memory(e->rhs)) {
+        } else if (touches_memory(e->rhs, NULL)) {
             return short_circuit(e, x);
         } else {
             /* pure uniform operands: both sides give the same result */
             y = materialize(lower_expr(e->rhs), NULL);
         }
-        const char *o = t->kind == RK_T_MASK ? (op[0] == 'a' ? "mask.and" : "mask.or")
-                                             : (op[0] == 'a' ? "u.and" : "u.or");
+        RkOp o = t->kind == RK_T_MASK ? (op[0] == 'a' ? RK_OP_MASK_AND : RK_OP_MASK_OR)
+                                             : (op[0] == 'a' ? RK_OP_U_AND : RK_OP_U_OR);
         return lval(emit2(o, t, x, y, e->loc), t);
     }
     LVal a = lower_expr(e->lhs), b = lower_expr(e->rhs);
@@ -162,15 +164,11 @@ static LVal binary(RkNode *e)
     RkElem el = (a.ty->kind == RK_T_RACK ? a.ty : b.ty)->elem;
     if (!rack) {
         int x = as_uniform(a), y = as_uniform(b);
-        const char *o = cmp ? rk_arena_printf(&rk_heap, "u.cmp.%s", cmp_suffix(op))
-                        : op[0] == '+' ? "u.add" : op[0] == '-' ? "u.sub"
-                        : op[0] == '*' ? "u.mul" : "u.div";
+        RkOp o = cmp ? cmp_op(op, false) : arith_op(op[0], false);
         return lval(emit2(o, t, x, y, e->loc), t);
     }
     int args[2] = {as_rack(a, el), as_rack(b, el)};
-    const char *o = cmp ? rk_arena_printf(&rk_heap, "rack.cmp.%s", cmp_suffix(op))
-                    : op[0] == '+' ? "rack.add" : op[0] == '-' ? "rack.sub"
-                    : op[0] == '*' ? "rack.mul" : "rack.div";
+    RkOp o = cmp ? cmp_op(op, true) : arith_op(op[0], true);
     return lval(lanewise(o, t, args, 2, e->loc), t);
 }
 
@@ -179,13 +177,13 @@ static LVal unary(RkNode *e)
     const RkType *t = node_ty(e);
     LVal a = lower_expr(e->operand);
     if (e->op[0] == 'n')
-        return lval(emit1(t->kind == RK_T_MASK ? "mask.not" : "u.not", t,
+        return lval(emit1(t->kind == RK_T_MASK ? RK_OP_MASK_NOT : RK_OP_U_NOT, t,
                           materialize(a, NULL), e->loc), t);
     if (t->kind == RK_T_RACK) {
         int x = as_rack(a, t->elem);
-        return lval(lanewise("rack.neg", t, &x, 1, e->loc), t);
+        return lval(lanewise(RK_OP_RACK_NEG, t, &x, 1, e->loc), t);
     }
-    return lval(emit1("u.neg", t, as_uniform(a), e->loc), t);
+    return lval(emit1(RK_OP_U_NEG, t, as_uniform(a), e->loc), t);
 }
 
 /* Lower `then` under ctx & m and `else` under ctx & !m; join them. */
@@ -200,7 +198,7 @@ static LVal select_of(RkNode *e, int m, RkNode *tn, RkNode *fn)
     L->ctx = mask_and(saved, not_m, e->loc);
     int b = materialize(lower_expr(fn), t);
     L->ctx = saved;
-    return lval(emit3("mask.select", t, m, a, b, e->loc), t);
+    return lval(emit3(RK_OP_MASK_SELECT, t, m, a, b, e->loc), t);
 }
 
 static LVal if_expr(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn)
@@ -212,10 +210,10 @@ static LVal if_expr(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn)
     /* a uniform condition */
     if (t->kind == RK_T_SCALAR) {
         int a = as_uniform(lower_expr(tn)), b = as_uniform(lower_expr(fn));
-        return lval(emit3("u.select", t, as_uniform(c), a, b, e->loc), t);
+        return lval(emit3(RK_OP_U_SELECT, t, as_uniform(c), a, b, e->loc), t);
     }
     int bits = rk_elem_bits(t->elem);
-    int m = emit1("mask.splat", rk_ty_mask(bits), as_uniform(c), e->loc);
+    int m = emit1(RK_OP_MASK_SPLAT, rk_ty_mask(bits), as_uniform(c), e->loc);
     return select_of(e, m, tn, fn);
 }
 
@@ -229,7 +227,7 @@ static LVal shuffle(RkNode *e)
     int args[2];
     for (int i = 0; i < e->args.len; i++)
         args[i] = lower_rack(e->args.items[i], t);
-    RkInstr *in = emit("rack.shuffle", t, args, e->args.len, e->loc);
+    RkInstr *in = emit(RK_OP_RACK_SHUFFLE, t, args, e->args.len, e->loc);
     in->nlanes = e->elems.len;
     in->lanes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)in->nlanes);
     for (int i = 0; i < in->nlanes; i++)
@@ -286,7 +284,7 @@ LVal lower_expr(RkNode *e)
         return shuffle(e);
     case RK_BITCAST: {
         const RkType *t = node_ty(e);
-        return lval(emit1("rack.bitcast", t, lower_rack(e->operand, NULL), e->loc), t);
+        return lval(emit1(RK_OP_RACK_BITCAST, t, lower_rack(e->operand, NULL), e->loc), t);
     }
     case RK_SLOW_BLOCK:
         return lower_slow_block(e);

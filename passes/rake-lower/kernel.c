@@ -103,7 +103,7 @@ static LVal masked_update(LVal old, LVal nw, RkLoc loc)
 {
     if (L->ctx < 0 || old.id < 0 || nw.ty->kind != RK_T_RACK)
         return nw;
-    return lval(emit3("mask.select", nw.ty, L->ctx, nw.id, old.id, loc), nw.ty);
+    return lval(emit3(RK_OP_MASK_SELECT, nw.ty, L->ctx, nw.id, old.id, loc), nw.ty);
 }
 
 static void assign(RkNode *s)
@@ -197,7 +197,7 @@ static void through(RkNode *s)
     L->ctx = saved;
     if (s->value) {
         int f = materialize(lower_expr(s->value), t);
-        r = emit3("mask.select", t, m, r, f, s->loc);
+        r = emit3(RK_OP_MASK_SELECT, t, m, r, f, s->loc);
     }
     *slot(s) = lval(r, t);
 }
@@ -227,7 +227,7 @@ static LVal sweep(RkNode *s, const RkType *ret)
     }
     int r = vals[n - 1];
     for (int i = n - 2; i >= 0; i--)
-        r = emit3("mask.select", ret, masks[i], vals[i], r, s->arms.items[i]->loc);
+        r = emit3(RK_OP_MASK_SELECT, ret, masks[i], vals[i], r, s->arms.items[i]->loc);
     return lval(r, ret);
 }
 

@@ -59,10 +59,10 @@ typedef struct Lower {
 extern Lower *L;
 
 /* emit.c */
-RkInstr *emit(const char *op, const RkType *t, const int *args, int nargs, RkLoc loc);
-int emit1(const char *op, const RkType *t, int a, RkLoc loc);
-int emit2(const char *op, const RkType *t, int a, int b, RkLoc loc);
-int emit3(const char *op, const RkType *t, int a, int b, int c, RkLoc loc);
+RkInstr *emit(RkOp op, const RkType *t, const int *args, int nargs, RkLoc loc);
+int emit1(RkOp op, const RkType *t, int a, RkLoc loc);
+int emit2(RkOp op, const RkType *t, int a, int b, RkLoc loc);
+int emit3(RkOp op, const RkType *t, int a, int b, int c, RkLoc loc);
 int const_uniform(RkElem e, uint64_t bits);
 int const_rack(RkElem e, uint64_t bits);
 int const_mask(int bits, bool value);
@@ -73,7 +73,7 @@ int as_rack(LVal v, RkElem e);
 int materialize(LVal v, const RkType *want);
 int mask_and(int a, int b, RkLoc loc);
 int mask_not(int a, RkLoc loc);
-int lanewise(const char *op, const RkType *t, const int *args, int nargs, RkLoc loc);
+int lanewise(RkOp op, const RkType *t, const int *args, int nargs, RkLoc loc);
 void set_block(RkBlock *b);
 const RkType *value_type(int id);
 Env *env_new(RkNode *fn);

@@ -50,7 +50,7 @@ static int i64_of(int id, RkLoc loc)
     const RkType *t = value_type(id);
     if (t->kind == RK_T_SCALAR && (t->elem == RK_E_I64 || t->elem == RK_E_U64))
         return id;
-    return emit1("u.cvt", I64, id, loc);
+    return emit1(RK_OP_U_CVT, I64, id, loc);
 }
 
 static int lit64(int64_t v) { return const_uniform(RK_E_I64, (uint64_t)v); }
@@ -118,10 +118,10 @@ static void check_range(RkNode *x, int idx64, int lanes)
 {
     ViewInfo v = views[x->object->slot];
     RkLoc loc = x->loc;
-    int lo_ok = emit2("u.cmp.ge", rk_ty_scalar(RK_E_BOOL), idx64, lit64(0), loc);
-    int end = emit2("u.add", I64, idx64, lit64(lanes), loc);
-    int hi_ok = emit2("u.cmp.le", rk_ty_scalar(RK_E_BOOL), end, v.count, loc);
-    int ok = emit2("u.and", rk_ty_scalar(RK_E_BOOL), lo_ok, hi_ok, loc);
+    int lo_ok = emit2(RK_OP_U_CMP_GE, rk_ty_scalar(RK_E_BOOL), idx64, lit64(0), loc);
+    int end = emit2(RK_OP_U_ADD, I64, idx64, lit64(lanes), loc);
+    int hi_ok = emit2(RK_OP_U_CMP_LE, rk_ty_scalar(RK_E_BOOL), end, v.count, loc);
+    int ok = emit2(RK_OP_U_AND, rk_ty_scalar(RK_E_BOOL), lo_ok, hi_ok, loc);
     const char *what = !strcmp(x->note, "element") ? "element index"
                        : !strcmp(x->note, "store") ? "rack store" : "rack load";
     trap_unless(ok, rk_arena_printf(&rk_heap, "%s outside the elements of %s", what,
@@ -146,7 +146,7 @@ static int address(RkNode *x, int idx64, int64_t *imm)
         *imm = c;
         return loop->sr[slot];
     }
-    return emit2("ptr.add", rk_ty_ptr(node_ty(x->object)->inner->elem), views[slot].ptr,
+    return emit2(RK_OP_PTR_ADD, rk_ty_ptr(node_ty(x->object)->inner->elem), views[slot].ptr,
                  idx64, x->loc);
 }
 
@@ -159,22 +159,22 @@ LVal lower_view_access(RkNode *x)
         RkElem ie = value_type(idx)->elem;
         if (!x->unchecked) {
             int zero = const_rack(ie, 0);
-            int n32 = emit1("u.cvt", rk_ty_scalar(ie), views[slot].count, x->loc);
-            int n = emit1("rack.splat", rk_ty_rack(ie), n32, x->loc);
+            int n32 = emit1(RK_OP_U_CVT, rk_ty_scalar(ie), views[slot].count, x->loc);
+            int n = emit1(RK_OP_RACK_SPLAT, rk_ty_rack(ie), n32, x->loc);
             const RkType *m = rk_ty_mask(32);
-            int ge = emit2("rack.cmp.ge", m, idx, zero, x->loc);
-            int lt = emit2("rack.cmp.lt", m, idx, n, x->loc);
-            int bad = mask_not(emit2("mask.and", m, ge, lt, x->loc), x->loc);
+            int ge = emit2(RK_OP_RACK_CMP_GE, m, idx, zero, x->loc);
+            int lt = emit2(RK_OP_RACK_CMP_LT, m, idx, n, x->loc);
+            int bad = mask_not(emit2(RK_OP_MASK_AND, m, ge, lt, x->loc), x->loc);
             bad = mask_and(L->ctx, bad, x->loc);
-            int any = emit1("mask.any", rk_ty_scalar(RK_E_BOOL), bad, x->loc);
-            int ok = emit1("u.not", rk_ty_scalar(RK_E_BOOL), any, x->loc);
+            int any = emit1(RK_OP_MASK_ANY, rk_ty_scalar(RK_E_BOOL), bad, x->loc);
+            int ok = emit1(RK_OP_U_NOT, rk_ty_scalar(RK_E_BOOL), any, x->loc);
             trap_unless(ok, rk_arena_printf(&rk_heap, "gather index outside the elements "
                                                       "of %s",
                                             x->object->name),
                         x->loc);
         }
         int args[3] = {views[slot].ptr, idx, L->ctx};
-        return lval(emit("rack.gather", t, args, L->ctx >= 0 ? 3 : 2, x->loc)->id, t);
+        return lval(emit(RK_OP_RACK_GATHER, t, args, L->ctx >= 0 ? 3 : 2, x->loc)->id, t);
     }
     int idx = i64_of(as_uniform(lower_expr(x->index)), x->loc);
     if (!x->unchecked && !hoisted(x))
@@ -183,11 +183,11 @@ LVal lower_view_access(RkNode *x)
     int p = address(x, idx, &imm);
     RkInstr *in;
     if (!strcmp(x->note, "element"))
-        in = emit("elem.load", t, (int[]){p, lit64(0)}, 2, x->loc);
+        in = emit(RK_OP_ELEM_LOAD, t, (int[]){p, lit64(0)}, 2, x->loc);
     else if (L->ctx >= 0)
-        in = emit("rack.load.masked", t, (int[]){p, L->ctx}, 2, x->loc);
+        in = emit(RK_OP_RACK_LOAD_MASKED, t, (int[]){p, L->ctx}, 2, x->loc);
     else
-        in = emit("rack.load", t, &p, 1, x->loc);
+        in = emit(RK_OP_RACK_LOAD, t, &p, 1, x->loc);
     in->imm = imm;
     return lval(in->id, t);
 }
@@ -200,8 +200,8 @@ void lower_store(RkNode *x, int value)
     int64_t imm;
     int p = address(x, idx, &imm);
     RkInstr *in = L->ctx >= 0
-                      ? emit("rack.store.masked", NULL, (int[]){p, L->ctx, value}, 3, x->loc)
-                      : emit("rack.store", NULL, (int[]){p, value}, 2, x->loc);
+                      ? emit(RK_OP_RACK_STORE_MASKED, NULL, (int[]){p, L->ctx, value}, 3, x->loc)
+                      : emit(RK_OP_RACK_STORE, NULL, (int[]){p, value}, 2, x->loc);
     in->imm = imm;
 }
 
@@ -238,21 +238,28 @@ static void add_var(Vars *vs, Var v)
     vs->items[vs->n++] = v;
 }
 
-/* Locations assigned in a statement list (and nested ones). */
+/* Locations assigned in a statement list (and nested ones), in order, as
+ * many as it has.  A slow block's assignments are to its own locals, so
+ * the walk stops at one. */
+static void assigned_in(RkNode *s, void *ctx)
+{
+    Vars *vs = ctx;
+    if (s->kind == RK_SLOW_BLOCK)
+        return;
+    if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
+        add_var(vs, (Var){s->target->slot, -1});
+    if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
+        int slot = s->target->object->slot;
+        for (int k = 0; k < L->env->nelems[slot]; k++)
+            add_var(vs, (Var){slot, k});
+    }
+    rk_ast_each_child(s, assigned_in, vs);
+}
+
 static void assigned(RkList body, Vars *vs)
 {
-    for (int i = 0; i < body.len; i++) {
-        RkNode *s = body.items[i];
-        if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
-            add_var(vs, (Var){s->target->slot, -1});
-        if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
-            int slot = s->target->object->slot;
-            for (int k = 0; k < L->env->nelems[slot]; k++)
-                add_var(vs, (Var){slot, k});
-        }
-        assigned(s->body, vs);
-        assigned(s->else_body, vs);
-    }
+    for (int i = 0; i < body.len; i++)
+        assigned_in(body.items[i], vs);
 }
 
 static int *edge_args(Var *vars, int n, int extra_n, const int *extra)
@@ -363,15 +370,18 @@ static void hoist_checks(Loop *lp, RkNode *s, int a, int b, int step)
             ViewInfo vw = views[x->object->slot];
             int lanes = access_lanes(x);
             /* empty loop, or first >= 0 and last + lanes <= count */
-            int empty = emit2("u.cmp.le", B, b, a, loc);
-            int span = emit2("u.sub", I64, emit2("u.sub", I64, b, a, loc), lit64(1), loc);
-            int last = emit2("u.add", I64, a,
-                             emit2("u.mul", I64, emit2("u.div", I64, span, step, loc), step, loc),
+            int empty = emit2(RK_OP_U_CMP_LE, B, b, a, loc);
+            int span = emit2(RK_OP_U_SUB, I64, emit2(RK_OP_U_SUB, I64, b, a, loc), lit64(1), loc);
+            int last = emit2(RK_OP_U_ADD, I64, a,
+                             emit2(RK_OP_U_MUL, I64, emit2(RK_OP_U_DIV, I64, span, step, loc),
+                                   step, loc),
                              loc);
-            int first_ok = emit2("u.cmp.ge", B, emit2("u.add", I64, a, lit64(c), loc), lit64(0), loc);
-            int end = emit2("u.add", I64, last, lit64(c + lanes), loc);
-            int last_ok = emit2("u.cmp.le", B, end, vw.count, loc);
-            int ok = emit2("u.or", B, empty, emit2("u.and", B, first_ok, last_ok, loc), loc);
+            int first_ok = emit2(RK_OP_U_CMP_GE, B, emit2(RK_OP_U_ADD, I64, a, lit64(c), loc),
+                                 lit64(0), loc);
+            int end = emit2(RK_OP_U_ADD, I64, last, lit64(c + lanes), loc);
+            int last_ok = emit2(RK_OP_U_CMP_LE, B, end, vw.count, loc);
+            int ok = emit2(RK_OP_U_OR, B, empty, emit2(RK_OP_U_AND, B, first_ok, last_ok, loc),
+                           loc);
             const char *what = !strcmp(x->note, "element") ? "element index"
                                : !strcmp(x->note, "store") ? "rack store" : "rack load";
             trap_unless(ok, rk_arena_printf(&rk_heap, "%s outside the elements of %s",
@@ -393,7 +403,7 @@ void lower_for(RkNode *s)
     const RkType *B = rk_ty_scalar(RK_E_BOOL);
     int a = as_uniform(lower_expr(s->from)), b = as_uniform(lower_expr(s->to));
     int step = s->step ? as_uniform(lower_expr(s->step)) : const_uniform(it->elem, 1);
-    int pos = emit2("u.cmp.gt", B, step, const_uniform(it->elem, 0), loc);
+    int pos = emit2(RK_OP_U_CMP_GT, B, step, const_uniform(it->elem, 0), loc);
     trap_unless(pos, "a loop steps forward", loc);
     int a64 = i64_of(a, loc), b64 = i64_of(b, loc), s64 = i64_of(step, loc);
     Loop *lp = RK_NEW(Loop);
@@ -416,7 +426,8 @@ void lower_for(RkNode *s)
     int *init = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nsr + 1));
     init[0] = a;
     for (int k = 0; k < nsr; k++)
-        init[1 + k] = emit2("ptr.add", value_type(views[srv[k]].ptr), views[srv[k]].ptr, a64, loc);
+        init[1 + k] = emit2(RK_OP_PTR_ADD, value_type(views[srv[k]].ptr), views[srv[k]].ptr,
+                            a64, loc);
     Vars vs = {0};
     assigned(s->body, &vs);
     Var *vars = vs.items;
@@ -432,7 +443,7 @@ void lower_for(RkNode *s)
     set_block(head);
     bind_params(head, vars, n, 1 + nsr);
     int i = head->params[0];
-    int go = emit2("u.cmp.lt", B, i, b, loc);
+    int go = emit2(RK_OP_U_CMP_LT, B, i, b, loc);
     cbranch(go, body, NULL, 0, exit, edge_args(vars, n, 0, NULL), n, loc);
     set_block(body);
     L->env->slots[s->slot] = lval(i, it);
@@ -442,12 +453,13 @@ void lower_for(RkNode *s)
     lower_stmts(s->body, s->body.len);
     loop = lp->outer;
     /* if b - i <= step the next i is b: leave; else i + step */
-    int left = emit2("u.sub", I64, b64, i64_of(i, loc), loc);
-    int done = emit2("u.cmp.le", B, left, s64, loc);
+    int left = emit2(RK_OP_U_SUB, I64, b64, i64_of(i, loc), loc);
+    int done = emit2(RK_OP_U_CMP_LE, B, left, s64, loc);
     int *next = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nsr + 1));
-    next[0] = emit2("u.add", it, i, step, loc);
+    next[0] = emit2(RK_OP_U_ADD, it, i, step, loc);
     for (int k = 0; k < nsr; k++)
-        next[1 + k] = emit2("ptr.add", value_type(head->params[1 + k]), head->params[1 + k], s64, loc);
+        next[1 + k] = emit2(RK_OP_PTR_ADD, value_type(head->params[1 + k]), head->params[1 + k],
+                            s64, loc);
     int *back = edge_args(vars, n, 1 + nsr, next);
     int *out = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
     memcpy(out, back + 1 + nsr, sizeof(int) * (size_t)n);
@@ -458,30 +470,21 @@ void lower_for(RkNode *s)
 
 /* --- slow blocks --------------------------------------------------------------------- */
 
-/* The run's slots a slow block reads, each once, as many as it has
- * (Var.elem unused). */
-static void captures(RkNode *n, Vars *cap)
+/* The run's locals a slow block reads: every name in it, at any depth
+ * (a stack literal's field, an array's element...), bound to a value of
+ * the run, each once, as many as it has (Var.elem unused). */
+static void captures(RkNode *n, void *ctx)
 {
-    if (!n)
-        return;
     if (n->kind == RK_NAME && n->slot >= 0 && n->slot < L->env->nslots &&
         (L->env->slots[n->slot].id >= 0 || L->env->slots[n->slot].is_const))
-        add_var(cap, (Var){n->slot, -1});
-    RkNode *kids[] = {n->lhs, n->rhs, n->operand, n->cond, n->then_e, n->else_e,
-                      n->value, n->target, n->object, n->index, n->from, n->to, n->step};
-    for (size_t i = 0; i < sizeof kids / sizeof kids[0]; i++)
-        captures(kids[i], cap);
-    RkList lists[] = {n->body, n->else_body, n->args, n->elems};
-    for (size_t l = 0; l < 4; l++)
-        for (int i = 0; i < lists[l].len; i++)
-            captures(lists[l].items[i], cap);
+        add_var(ctx, (Var){n->slot, -1});
+    rk_ast_each_child(n, captures, ctx);
 }
 
 LVal lower_slow_block(RkNode *blk)
 {
     Vars cap = {0};
-    for (int i = 0; i < blk->body.len; i++)
-        captures(blk->body.items[i], &cap);
+    rk_ast_each_child(blk, captures, &cap);
     int n = cap.n;
     int *args = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
     for (int i = 0; i < n; i++)
@@ -489,7 +492,7 @@ LVal lower_slow_block(RkNode *blk)
     const RkType *t = blk->ty ? rk_type_parse(blk->ty) : NULL;
     if (t && t->kind != RK_T_SCALAR)
         t = NULL;
-    RkInstr *in = emit("slow.call", t, args, n, blk->loc);
+    RkInstr *in = emit(RK_OP_SLOW_CALL, t, args, n, blk->loc);
     in->text = rk_arena_printf(&rk_heap, "%d:%d", blk->loc.line, blk->loc.col);
     in->nlanes = n;
     in->lanes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
@@ -548,10 +551,10 @@ static int load_column(Column *c, RkLoc loc)
 {
     if (c->loaded >= 0)
         return c->loaded;
-    int p = emit2("ptr.add", value_type(c->ptr), c->ptr, L->run_base, loc);
+    int p = emit2(RK_OP_PTR_ADD, value_type(c->ptr), c->ptr, L->run_base, loc);
     const RkType *t = working_type(c->elem);
-    c->loaded = L->ctx >= 0 ? emit2("rack.load.masked", t, p, L->ctx, loc)
-                            : emit1("rack.load", t, p, loc);
+    c->loaded = L->ctx >= 0 ? emit2(RK_OP_RACK_LOAD_MASKED, t, p, L->ctx, loc)
+                            : emit1(RK_OP_RACK_LOAD, t, p, loc);
     return c->loaded;
 }
 
@@ -577,7 +580,7 @@ static void prepare_columns(RkNode *fn, RkLoc loc)
             c->stack_slot = p->slot;
             c->field = k;
             c->elem = rk_type_parse(pack->fields.items[k]->ty)->elem;
-            RkInstr *in = emit("stack.column", rk_ty_ptr(c->elem),
+            RkInstr *in = emit(RK_OP_STACK_COLUMN, rk_ty_ptr(c->elem),
                                (int[]){L->env->slots[p->slot].id}, 1, loc);
             in->imm = k;
             c->ptr = in->id;
@@ -619,14 +622,14 @@ static int result(RkNode *last, RkNode *pack, int cursor)
                 continue;
             Column *c = column(stack_slot, k);
             int v = nv[k];
-            int p = emit2("ptr.add", value_type(c->ptr), c->ptr, L->run_base, loc);
+            int p = emit2(RK_OP_PTR_ADD, value_type(c->ptr), c->ptr, L->run_base, loc);
             if (old[k] >= 0)
-                v = emit3("mask.select", value_type(v), sel, v, old[k], loc);
+                v = emit3(RK_OP_MASK_SELECT, value_type(v), sel, v, old[k], loc);
             int m = mask_and(L->ctx, L->ctx >= 0 ? sel : -1, loc);
             if (m >= 0)
-                emit("rack.store.masked", NULL, (int[]){p, m, v}, 3, loc);
+                emit(RK_OP_RACK_STORE_MASKED, NULL, (int[]){p, m, v}, 3, loc);
             else
-                emit("rack.store", NULL, (int[]){p, v}, 2, loc);
+                emit(RK_OP_RACK_STORE, NULL, (int[]){p, v}, 2, loc);
         }
         return cursor;
     }
@@ -636,11 +639,11 @@ static int result(RkNode *last, RkNode *pack, int cursor)
         vals[k] = nv[k] >= 0 ? nv[k] : load_column(column(stack_slot, k), loc);
     for (int k = 0; k < nf; k++) {
         Column *c = column(stack_slot, k);
-        int p = emit2("ptr.add", value_type(c->ptr), c->ptr, cursor, loc);
-        emit("rack.compress_store", NULL, (int[]){p, m, vals[k]}, 3, loc);
+        int p = emit2(RK_OP_PTR_ADD, value_type(c->ptr), c->ptr, cursor, loc);
+        emit(RK_OP_RACK_COMPRESS_STORE, NULL, (int[]){p, m, vals[k]}, 3, loc);
     }
-    int cnt = emit1("mask.popcount", I64, m, loc);
-    return emit2("u.add", I64, cursor, cnt, loc);
+    int cnt = emit1(RK_OP_MASK_POPCOUNT, I64, m, loc);
+    return emit2(RK_OP_U_ADD, I64, cursor, cnt, loc);
 }
 
 static int rack_of_records(RkNode *fn, RkNode *pack, int cursor)
@@ -659,38 +662,38 @@ static void stack_run(RkNode *fn)
     RkNode *pack = pack_of(node_ty(last->stack));
     int stack = L->env->slots[last->stack->slot].id;
     prepare_columns(fn, loc);
-    int count = emit1("stack.count", I64, stack, loc);
+    int count = emit1(RK_OP_STACK_COUNT, I64, stack, loc);
     int lanes = L->run_lanes;
-    int pos = emit3("u.select", I64, emit2("u.cmp.gt", B, count, lit64(0), loc), count,
+    int pos = emit3(RK_OP_U_SELECT, I64, emit2(RK_OP_U_CMP_GT, B, count, lit64(0), loc), count,
                     lit64(0), loc);
-    int full = emit2("u.sub", I64, pos,
-                     emit2("u.and", I64, pos, lit64(lanes - 1), loc), loc);
+    int full = emit2(RK_OP_U_SUB, I64, pos,
+                     emit2(RK_OP_U_AND, I64, pos, lit64(lanes - 1), loc), loc);
     RkBlock *head = rk_nir_block(L->f), *body = rk_nir_block(L->f);
     RkBlock *ttest = rk_nir_block(L->f), *tail = rk_nir_block(L->f), *done = rk_nir_block(L->f);
     branch(head, (int[]){lit64(0), lit64(0)}, 2, loc);
     int i = rk_nir_block_param(L->f, head, I64);
     int cur = rk_nir_block_param(L->f, head, I64);
     set_block(head);
-    cbranch(emit2("u.cmp.lt", B, i, full, loc), body, NULL, 0, ttest, NULL, 0, loc);
+    cbranch(emit2(RK_OP_U_CMP_LT, B, i, full, loc), body, NULL, 0, ttest, NULL, 0, loc);
     set_block(body);
     L->run_base = i;
     int cur2 = rack_of_records(fn, pack, cur);
-    branch(head, (int[]){emit2("u.add", I64, i, lit64(lanes), loc), cur2}, 2, loc);
+    branch(head, (int[]){emit2(RK_OP_U_ADD, I64, i, lit64(lanes), loc), cur2}, 2, loc);
     set_block(ttest);
-    int rem = emit2("u.sub", I64, pos, full, loc);
+    int rem = emit2(RK_OP_U_SUB, I64, pos, full, loc);
     int *dargs = rk_arena_alloc(&rk_heap, sizeof(int));
     dargs[0] = cur;
-    cbranch(emit2("u.cmp.gt", B, rem, lit64(0), loc), tail, NULL, 0, done, dargs, 1, loc);
+    cbranch(emit2(RK_OP_U_CMP_GT, B, rem, lit64(0), loc), tail, NULL, 0, done, dargs, 1, loc);
     set_block(tail);
     L->run_base = full;
-    L->ctx = emit1("mask.lanes_below", rk_ty_mask(L->domain_bits), rem, loc);
+    L->ctx = emit1(RK_OP_MASK_LANES_BELOW, rk_ty_mask(L->domain_bits), rem, loc);
     int cur3 = rack_of_records(fn, pack, cur);
     L->ctx = -1;
     branch(done, (int[]){cur3}, 1, loc);
     int fin = rk_nir_block_param(L->f, done, I64);
     set_block(done);
     if (last->kind == RK_COMPACT)
-        emit("stack.set_count", NULL, (int[]){stack, fin}, 2, loc);
+        emit(RK_OP_STACK_SET_COUNT, NULL, (int[]){stack, fin}, 2, loc);
     L->b->term = (RkTerm){RK_TERM_RET, -1, {0, NULL, 0}, {0, NULL, 0}, NULL, loc};
     L->b->terminated = true;
 }
@@ -712,9 +715,9 @@ void lower_run(RkNode *fn)
         int id = rk_nir_param(L->f, t, p->name);
         e->slots[p->slot] = lval(id, t);
         if (t->kind == RK_T_VIEW) {
-            views[p->slot].ptr = emit1("view.ptr", rk_ty_ptr(t->inner->elem), id, p->loc);
-            views[p->slot].count = i64_of(emit1("view.count", rk_ty_scalar(RK_E_I32), id, p->loc),
-                                          p->loc);
+            views[p->slot].ptr = emit1(RK_OP_VIEW_PTR, rk_ty_ptr(t->inner->elem), id, p->loc);
+            views[p->slot].count =
+                i64_of(emit1(RK_OP_VIEW_COUNT, rk_ty_scalar(RK_E_I32), id, p->loc), p->loc);
         }
     }
     L->f->result = NULL;

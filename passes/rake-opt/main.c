@@ -92,12 +92,6 @@ static void replace_uses(RkFunc *f, int from, int to)
     }
 }
 
-static bool is_constant(const RkInstr *in)
-{
-    return (!strcmp(in->op, "const") || !strcmp(in->op, "rack.splat") ||
-            !strcmp(in->op, "mask.const")) && in->nargs == 0;
-}
-
 /* 1. copies and duplicate constants */
 static bool substitute(Fn *x)
 {
@@ -107,18 +101,18 @@ static bool substitute(Fn *x)
         RkBlock *b = f->blocks[i];
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *in = b->instrs[j];
-            if (!strcmp(in->op, "copy") && in->nargs == 1 && in->id >= 0 &&
+            if (in->opc == RK_OP_COPY && in->nargs == 1 && in->id >= 0 &&
                 x->uses[in->id]) {
                 /* reindexed by the caller, so each copy changes things once */
                 replace_uses(f, in->id, in->args[0]);
                 x->uses[in->id] = 0;
                 changed = true;
             }
-            if (!is_constant(in))
+            if (!rk_nir_is_constant(in))
                 continue;
             for (int k = 0; k < j; k++) {
                 RkInstr *o = b->instrs[k];
-                if (is_constant(o) && !strcmp(o->op, in->op) && o->bits == in->bits &&
+                if (rk_nir_is_constant(o) && o->opc == in->opc && o->bits == in->bits &&
                     rk_ty_equal(o->type, in->type) && x->uses[in->id]) {
                     replace_uses(f, in->id, o->id);
                     changed = true;
@@ -131,7 +125,7 @@ static bool substitute(Fn *x)
 }
 
 /* 2. contraction */
-static RkInstr *insert_before(RkBlock *b, RkInstr *at, RkFunc *f, const char *op,
+static RkInstr *insert_before(RkBlock *b, RkInstr *at, RkFunc *f, RkOp op,
                              const RkType *t, const int *args, int nargs)
 {
     RkInstr *in = rk_nir_emit(f, b, op, t, args, nargs, at->loc);
@@ -150,13 +144,13 @@ static RkInstr *insert_before(RkBlock *b, RkInstr *at, RkFunc *f, const char *op
 static int benign_zero(Fn *x, RkBlock *b, RkInstr *at, int operand)
 {
     RkInstr *d = operand >= 0 ? x->def[operand] : NULL;
-    if (d && d->benign && !strcmp(d->op, "mask.select"))
+    if (d && d->benign && d->opc == RK_OP_MASK_SELECT)
         operand = d->args[1];
-    RkInstr *z = insert_before(b, at, x->f, "rack.splat", rk_ty_rack(RK_E_F32), NULL, 0);
+    RkInstr *z = insert_before(b, at, x->f, RK_OP_RACK_SPLAT, rk_ty_rack(RK_E_F32), NULL, 0);
     z->bits = 0;
     z->fused = -1;
     z->through = -1;
-    RkInstr *s = insert_before(b, at, x->f, "mask.select", rk_ty_rack(RK_E_F32),
+    RkInstr *s = insert_before(b, at, x->f, RK_OP_MASK_SELECT, rk_ty_rack(RK_E_F32),
                                (int[]){at->through, operand, z->id}, 3);
     s->benign = true;
     return s->id;
@@ -166,9 +160,9 @@ static RkInstr *mul_of(Fn *x, int id, int region)
 {
     RkInstr *m = id >= 0 ? x->def[id] : NULL;
     /* under a mask, the add reads the product through its benign select */
-    if (m && m->benign && !strcmp(m->op, "mask.select") && m->nargs == 3)
+    if (m && m->benign && m->opc == RK_OP_MASK_SELECT && m->nargs == 3)
         m = m->args[1] >= 0 ? x->def[m->args[1]] : NULL;
-    if (!m || strcmp(m->op, "rack.mul") || m->fused != region || m->fused < 0)
+    if (!m || m->opc != RK_OP_RACK_MUL || m->fused != region || m->fused < 0)
         return NULL;
     if (!m->type || m->type->kind != RK_T_RACK || m->type->elem != RK_E_F32)
         return NULL;
@@ -183,7 +177,7 @@ static bool contract(Fn *x)
         RkBlock *b = f->blocks[i];
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *add = b->instrs[j];
-            if (strcmp(add->op, "rack.add") || add->fused < 0 || !add->type ||
+            if (add->opc != RK_OP_RACK_ADD || add->fused < 0 || !add->type ||
                 add->type->elem != RK_E_F32 || add->nargs != 2)
                 continue;
             int other;
@@ -199,7 +193,7 @@ static bool contract(Fn *x)
             if (add->sanitized)
                 for (int k = 0; k < 3; k++)
                     ops[k] = benign_zero(x, b, add, ops[k]);
-            add->op = "rack.fma";
+            rk_nir_set_op(add, RK_OP_RACK_FMA);
             add->args = rk_arena_alloc(&rk_heap, sizeof(int) * 3);
             memcpy(add->args, ops, sizeof ops);
             add->nargs = 3;
@@ -217,7 +211,7 @@ static bool contract(Fn *x)
  * a tine's mask once in its through block and again in the sweep. */
 static bool same_instr(const RkInstr *a, const RkInstr *b)
 {
-    if (strcmp(a->op, b->op) || a->nargs != b->nargs || a->bits != b->bits ||
+    if (a->opc != b->opc || a->nargs != b->nargs || a->bits != b->bits ||
         a->imm != b->imm || a->nlanes != b->nlanes || a->fused != b->fused ||
         a->through != b->through || a->benign != b->benign || a->sanitized != b->sanitized ||
         !a->type != !b->type || (a->type && !rk_ty_equal(a->type, b->type)))
@@ -241,8 +235,8 @@ static bool cse(Fn *x)
         RkBlock *b = f->blocks[i];
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *in = b->instrs[j];
-            const RkOpInfo *op = rk_nir_op(in->op);
-            if (in->id < 0 || !op || !(op->flags & RK_OP_PURE) || !x->uses[in->id])
+            const RkOpInfo *op = rk_nir_op_info(in->opc);
+            if (in->id < 0 || !op || !(op->flags & RK_OPF_PURE) || !x->uses[in->id])
                 continue;
             for (int k = 0; k < j; k++) {
                 RkInstr *o = b->instrs[k];
@@ -267,11 +261,11 @@ static bool collapse(Fn *x)
         RkBlock *b = f->blocks[i];
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *s = b->instrs[j];
-            if (strcmp(s->op, "mask.select") || s->nargs != 3 || s->benign)
+            if (s->opc != RK_OP_MASK_SELECT || s->nargs != 3 || s->benign)
                 continue;
             for (int side = 1; side <= 2; side++) {
                 RkInstr *in = s->args[side] >= 0 ? x->def[s->args[side]] : NULL;
-                if (in && !strcmp(in->op, "mask.select") && in->nargs == 3 &&
+                if (in && in->opc == RK_OP_MASK_SELECT && in->nargs == 3 &&
                     in->args[0] == s->args[0] && !in->benign) {
                     s->args[side] = in->args[side];
                     changed = true;
@@ -285,8 +279,8 @@ static bool collapse(Fn *x)
 /* 5. dead code */
 static bool removable(const RkInstr *in)
 {
-    const RkOpInfo *op = rk_nir_op(in->op);
-    return in->id >= 0 && op && !(op->flags & RK_OP_EFFECT);
+    const RkOpInfo *op = rk_nir_op_info(in->opc);
+    return in->id >= 0 && op && !(op->flags & RK_OPF_EFFECT);
 }
 
 static bool dce(Fn *x)

@@ -87,51 +87,36 @@ static void print_tokens(const char *text)
  * here, before the recursive encoder could overflow the stack on it, rather
  * than written as a document that no later pass can read.  The depth
  * counted is the JSON one: a child node is one level down, an element of a
- * list two.  The walk stops at the limit, so its own recursion is bounded.
- * It must visit every child member of RkNode (lib/ast.h). */
+ * list two.  The walk stops at the limit, so its own recursion is bounded;
+ * it reaches the children the encoder writes through rk_ast_any_child_at. */
 enum { MAX_IR_DEPTH = 2048 };
 
-static const RkNode *too_deep(const RkNode *n, int depth)
+typedef struct Deep {
+    int depth;          /* of the node whose children are walked */
+    RkNode *found;      /* the first node past the limit */
+} Deep;
+
+static bool too_deep(RkNode *n, const char *key, int index, void *ctx)
 {
-    static const size_t kids[] = {
-        offsetof(RkNode, type),   offsetof(RkNode, ret),
-        offsetof(RkNode, lhs),    offsetof(RkNode, rhs),
-        offsetof(RkNode, operand), offsetof(RkNode, cond),
-        offsetof(RkNode, then_e), offsetof(RkNode, else_e),
-        offsetof(RkNode, value),  offsetof(RkNode, target),
-        offsetof(RkNode, object), offsetof(RkNode, index),
-        offsetof(RkNode, pred),   offsetof(RkNode, from),
-        offsetof(RkNode, to),     offsetof(RkNode, step),
-        offsetof(RkNode, stack),  offsetof(RkNode, elem),
-        offsetof(RkNode, len)};
-    static const size_t lists[] = {
-        offsetof(RkNode, params), offsetof(RkNode, body),
-        offsetof(RkNode, else_body), offsetof(RkNode, args),
-        offsetof(RkNode, arms),   offsetof(RkNode, fields),
-        offsetof(RkNode, elems)};
-    if (!n)
-        return NULL;
-    if (depth + 1 > MAX_IR_DEPTH)
-        return n;
-    const RkNode *deep;
-    for (size_t i = 0; i < sizeof kids / sizeof *kids; i++)
-        if ((deep = too_deep(*(RkNode *const *)((const char *)n + kids[i]),
-                             depth + 1)))
-            return deep;
-    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
-        const RkList *l = (const RkList *)((const char *)n + lists[i]);
-        for (int j = 0; j < l->len; j++)
-            if ((deep = too_deep(l->items[j], depth + 2)))
-                return deep;
-    }
-    return NULL;
+    (void)key;
+    Deep *d = ctx;
+    Deep in = {d->depth + (index < 0 ? 1 : 2), NULL};
+    if (in.depth + 1 > MAX_IR_DEPTH) /* its "k" is a level below it */
+        in.found = n;
+    else
+        rk_ast_any_child_at(n, too_deep, &in);
+    d->found = in.found;
+    return in.found != NULL;
 }
 
 static void reject_deep(const RkModule *m)
 {
     for (int i = 0; i < m->decls.len; i++) {
-        /* the document and "decls" are the first two levels */
-        const RkNode *deep = too_deep(m->decls.items[i], 3);
+        /* the document and "decls" are the first two levels; a decl is
+         * one more, as a list's element */
+        Deep d = {1, NULL};
+        too_deep(m->decls.items[i], "decls", i, &d);
+        const RkNode *deep = d.found;
         if (deep)
             rk_diag_fatal(deep->loc, "the program nests too deeply here: its "
                                      "rake.ast tree would be more than %d "

@@ -50,7 +50,7 @@ static uint8_t *read_all(const char *path, size_t *n)
  * temporary that becomes the output). */
 static int object(const char *path, const char *name)
 {
-    RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 1);
+    RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 2);
     RkMModule *m = rk_mir_decode(doc.root);
     if (!m->allocated)
         rk_ir_fail_at("/allocated", "the rake.mir document still has virtual registers: give rake-ra's "

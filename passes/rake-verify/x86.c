@@ -1,24 +1,38 @@
-/* x86.c: verifying an x86-64 object of register kernels against the
- * rake.mir selection it was assembled from.
+/* x86.c: verifying an x86-64 object against the allocated rake.mir
+ * selection it was assembled from.
  *
- * Each kernel's bytes are disassembled with Capstone and checked, first on
- * their own and then against the selection:
- *   allowlist        only instructions of the profile's list
- *   isa              no SSE4.1/SSSE3 in an SSE2 object, no EVEX in AVX2
- *   control-flow     no calls, jumps or branches; the kernel ends in ret
- *   stack            no stack register, no push or pop
- *   memory           no memory operand but a rip-relative constant load
- *   relocation       only R_X86_64_PC32 into .rodata, at a load
+ * Each function's bytes are disassembled with Capstone and compared with
+ * rk_mir_flatten's instruction list (lib/mir.c): the same list rake-emit
+ * printed, prologue, blocks, terminators and epilogues included.  Every
+ * fact about an instruction (is it known, which profiles have it, which
+ * ISA extension it needs, does it move data across lanes, is it a fused
+ * multiply-add, a branch, a return, stack traffic, a call) comes from the
+ * target table (lib/target_x86.c).  First, over the whole function:
+ *   control-flow     no calls; a jump, branch, return or trap only where
+ *                    the selection has a terminator
+ *   stack            push and pop only where the selection saves and
+ *                    restores a callee-saved register; no other operand
+ *                    names rsp or rbp (no spills)
+ *   isa              nothing newer than SSE2 in an SSE2 object (the table
+ *                    names the extension), no EVEX in an AVX2 object
+ *   allowlist        only instructions of the profile's table
+ *   whole-register   no scalar arithmetic on one lane
+ *   memory           a memory operand only where the selection has one
+ *   fma-count        exactly the selected fused multiply-adds
+ * then instruction by instruction:
+ *   selection        the mnemonic and every operand as selected: registers,
+ *                    immediates, the exact address of a memory operand,
+ *                    and each branch's target the first instruction of the
+ *                    selected block
+ *   relocation       only R_X86_64_PC32 into .rodata, at a constant load
  *   constant         each loaded constant has the selected bytes
  *   whole-register   rack work on whole XMM/YMM/ZMM registers
- *   scalar-transfer  no general register written but one terminal
- *                    transfer into eax right before returning
- *   cross-lane       permutes and shuffles only in selected reductions,
- *                    scans, extractions, insertions, shuffles and mask
- *                    reductions (and the uniform broadcasts of the entry)
- *   fma-count        exactly the selected fused multiply-adds
+ *   scalar-transfer  no vector data moved into a general register but the
+ *                    terminal transfer into the result register
+ *   cross-lane       instructions that move data across lanes only where
+ *                    the selected native-IR operation does, the entry's
+ *                    uniform broadcasts and loads from the constant pool
  *   abi              arguments where System V puts them
- *   selection        the instructions are the selection, one for one
  * The first violation in each kernel is reported with the function, the
  * offset and the instruction. */
 #include <capstone/capstone.h>
@@ -31,47 +45,9 @@
 #include "elf.h"
 #include "mir.h"
 #include "profile.h"
+#include "nirops.h"
+#include "target.h"
 #include "verify.h"
-
-static const char *sse2_ok[] = {
-    "movaps", "movd", "addps", "subps", "mulps", "divps", "sqrtps", "minps", "maxps",
-    "andps", "andnps", "orps", "xorps", "cmpps", "paddd", "psubd", "pmuludq", "pshufd",
-    "punpckldq", "pcmpeqd", "pcmpgtd", "pslld", "psrld", "psrad", "psllq", "psrlq",
-    "cvtdq2ps", "cvtps2dq", "cvttps2dq", "shufps", "ret", NULL};
-
-static const char *avx2_ok[] = {
-    "vmovaps", "vmovups", "vmovd", "vbroadcastss", "vpbroadcastd", "vaddps", "vsubps",
-    "vmulps", "vdivps", "vsqrtps", "vminps", "vmaxps", "vandps", "vandnps", "vorps", "vxorps",
-    "vcmpps", "vpaddd", "vpsubd", "vpmulld", "vpminsd", "vpmaxsd", "vpminud", "vpmaxud",
-    "vpabsd", "vpcmpeqd", "vpcmpgtd", "vpslld", "vpsrld", "vpsrad", "vpsllq", "vpsrlq",
-    "vcvtdq2ps", "vcvtps2dq", "vroundps", "vblendvps", "vblendps", "vperm2f128", "vpermilps",
-    "vpermps", "vpshufd", "vfmadd231ps", "vzeroupper", "ret", NULL};
-
-static const char *avx512_ok[] = {
-    "vmovaps", "vmovups", "vmovd", "vbroadcastss", "vpbroadcastd", "vaddps", "vsubps",
-    "vmulps", "vdivps", "vsqrtps", "vminps", "vmaxps", "vpandd", "vpandnd", "vpord", "vpxord",
-    "vcmpps", "vpcmpd", "vpcmpud", "vptestmd", "vpblendmd", "kmovw", "vpaddd", "vpsubd",
-    "vpmulld", "vpminsd", "vpmaxsd", "vpminud", "vpmaxud", "vpabsd", "vpslld", "vpsrld",
-    "vpsrad", "vpsllq", "vpsrlq", "vcvtdq2ps", "vcvtps2dq", "vcvttps2dq", "vcvtudq2ps",
-    "vpermps", "vpermilps", "vpshufd", "vfmadd231ps", "vzeroupper", "ret", NULL};
-
-/* Instructions newer than SSE2 that an SSE2 object must not contain. */
-static const char *not_sse2[] = {"pminsd", "pmaxsd", "pminud", "pmaxud", "pabsd", "pmulld",
-                                 "blendvps", "blendps", "roundps", "pshufb", "ptest",
-                                 "pblendvb", "insertps", "extractps", "pextrd", "pinsrd",
-                                 NULL};
-
-static const char *cross_lane_ops[] = {"pshufd", "vpshufd", "shufps", "punpckldq",
-                                       "vperm2f128", "vpermilps", "vpermps", "vbroadcastss",
-                                       "vpbroadcastd", "vblendps", "kmovw", NULL};
-
-static bool in_list(const char *const *l, const char *s)
-{
-    for (; *l; l++)
-        if (!strcmp(*l, s))
-            return true;
-    return false;
-}
 
 /* --- normalising Capstone's view ---------------------------------------------- */
 
@@ -79,14 +55,56 @@ typedef struct Insn {
     uint64_t addr;
     int size;
     char mnem[32];
-    char ops[8][48]; /* AT&T order: register names, $imm, rip */
+    char ops[8][64]; /* AT&T order: register names, $imm, rip, (base,index,scale,disp) */
     int nops;
-    bool mem;        /* has a memory operand */
-    bool mem_write;
+    bool mem;        /* has a memory operand other than a rip-relative load */
+    bool rip;        /* has a rip-relative operand */
     const char *text;
 } Insn;
 
 static const int sse_cc_imm[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7};
+
+static void mem_str(char *out, size_t n, const char *base, const char *index, int scale,
+                    int64_t disp)
+{
+    snprintf(out, n, "(%s,%s,%d,%lld)", base, index, index[0] ? scale : 1, (long long)disp);
+}
+
+/* Capstone prints comparison predicates as mnemonics (vcmpltps, cmpleps,
+ * vpcmpnltud); the selection writes the predicate as an immediate. */
+static long predicate(cs_x86 *x, char *mnem, const char *op_str)
+{
+    size_t ml = strlen(mnem);
+    if (!strncmp(mnem, "vcmp", 4) && ml > 6 && !strcmp(mnem + ml - 2, "ps") &&
+        strcmp(mnem, "vcmpps")) {
+        strcpy(mnem, "vcmpps");
+        return (long)x->avx_cc - 1;
+    }
+    if (!strncmp(mnem, "cmp", 3) && ml > 5 && !strcmp(mnem + ml - 2, "ps") && strcmp(mnem, "cmpps")) {
+        strcpy(mnem, "cmpps");
+        return x->sse_cc < (int)(sizeof sse_cc_imm / sizeof *sse_cc_imm) ? sse_cc_imm[x->sse_cc] : -1;
+    }
+    if ((!strcmp(mnem, "vpcmpeqd") || !strcmp(mnem, "vpcmpgtd")) && strstr(op_str, ", %k")) {
+        /* Capstone prints vpcmpd $0 and $6 into a k register as the
+         * aliases vpcmpeqd and vpcmpgtd; the selection writes vpcmpd */
+        long cc = mnem[5] == 'e' ? 0 : 6;
+        strcpy(mnem, "vpcmpd");
+        return cc;
+    }
+    if (!strncmp(mnem, "vpcmp", 5) && strcmp(mnem, "vpcmpeqd") && strcmp(mnem, "vpcmpgtd") &&
+        strcmp(mnem, "vpcmpd") && strcmp(mnem, "vpcmpud")) {
+        static const char *pred[] = {"eq", "lt", "le", "false", "neq", "nlt", "nle", "true"};
+        bool u = ml > 2 && !strcmp(mnem + ml - 2, "ud");
+        size_t plen = ml - 5 - (u ? 2 : 1);
+        long cc = -1;
+        for (int p = 0; p < 8; p++)
+            if (strlen(pred[p]) == plen && !strncmp(mnem + 5, pred[p], plen))
+                cc = p;
+        strcpy(mnem, u ? "vpcmpud" : "vpcmpd");
+        return cc;
+    }
+    return -1;
+}
 
 static void normalise(csh h, cs_insn *ci, Insn *o)
 {
@@ -97,74 +115,41 @@ static void normalise(csh h, cs_insn *ci, Insn *o)
     snprintf(o->mnem, sizeof o->mnem, "%s", ci->mnemonic);
     if (!strcmp(o->mnem, "retq"))
         strcpy(o->mnem, "ret");
+    if (!strcmp(o->mnem, "jmpq"))
+        strcpy(o->mnem, "jmp");
     cs_x86 *x = &ci->detail->x86;
-    long cc_imm = -1;
-    size_t ml = strlen(o->mnem);
-    if (!strncmp(o->mnem, "vcmp", 4) && ml > 6 && !strcmp(o->mnem + ml - 2, "ps") &&
-        strcmp(o->mnem, "vcmpps")) {
-        cc_imm = (long)x->avx_cc - 1;
-        strcpy(o->mnem, "vcmpps");
-    } else if (!strncmp(o->mnem, "cmp", 3) && ml > 5 && !strcmp(o->mnem + ml - 2, "ps") &&
-               strcmp(o->mnem, "cmpps")) {
-        cc_imm = x->sse_cc < (int)(sizeof sse_cc_imm / sizeof *sse_cc_imm) ? sse_cc_imm[x->sse_cc] : -1;
-        strcpy(o->mnem, "cmpps");
-    } else if ((!strcmp(o->mnem, "vpcmpeqd") || !strcmp(o->mnem, "vpcmpgtd")) &&
-               strstr(ci->op_str, ", %k") != NULL) {
-        /* Capstone prints vpcmpd $0 and $6 into a k register as the
-         * aliases vpcmpeqd and vpcmpgtd; the selection writes vpcmpd */
-        cc_imm = o->mnem[5] == 'e' ? 0 : 6;
-        strcpy(o->mnem, "vpcmpd");
-    } else if (!strncmp(o->mnem, "vpcmp", 5) && strcmp(o->mnem, "vpcmpeqd") &&
-               strcmp(o->mnem, "vpcmpgtd") && strcmp(o->mnem, "vpcmpd") &&
-               strcmp(o->mnem, "vpcmpud")) {
-        static const char *pred[] = {"eq", "lt", "le", "false", "neq", "nlt", "nle", "true"};
-        bool u = ml > 2 && !strcmp(o->mnem + ml - 2, "ud");
-        size_t plen = ml - 5 - (u ? 2 : 1);
-        for (int p = 0; p < 8; p++)
-            if (strlen(pred[p]) == plen && !strncmp(o->mnem + 5, pred[p], plen))
-                cc_imm = p;
-        strcpy(o->mnem, u ? "vpcmpud" : "vpcmpd");
-    }
+    long cc_imm = predicate(x, o->mnem, ci->op_str);
     if (cc_imm >= 0)
-        snprintf(o->ops[o->nops++], 48, "$%ld", cc_imm);
-    bool writemask = strstr(ci->op_str, "{%k1}") != NULL;
+        snprintf(o->ops[o->nops++], 64, "$%ld", cc_imm);
+    const char *wm = strstr(ci->op_str, "{%k");
+    char mask[8] = "";
+    if (wm)
+        snprintf(mask, sizeof mask, "%.2s", wm + 2);
     bool zero = strstr(ci->op_str, "{z}") != NULL;
     for (int k = 0; k < x->op_count && o->nops < 8; k++) {
         cs_x86_op *op = &x->operands[k];
-        if (writemask && k == x->op_count - 1 && op->type == X86_OP_REG &&
-            !strcmp(cs_reg_name(h, op->reg), "k1"))
+        if (wm && k == x->op_count - 1 && op->type == X86_OP_REG &&
+            !strcmp(cs_reg_name(h, op->reg), mask))
             break;
-        if (op->type == X86_OP_REG)
-            snprintf(o->ops[o->nops++], 48, "%s", cs_reg_name(h, op->reg));
-        else if (op->type == X86_OP_IMM)
-            snprintf(o->ops[o->nops++], 48, "$%lld", (long long)op->imm);
-        else {
+        if (op->type == X86_OP_REG) {
+            snprintf(o->ops[o->nops++], 64, "%s", cs_reg_name(h, op->reg));
+        } else if (op->type == X86_OP_IMM) {
+            snprintf(o->ops[o->nops++], 64, "$%lld", (long long)op->imm);
+        } else {
             const char *base = op->mem.base ? cs_reg_name(h, op->mem.base) : "";
-            bool rip = !strcmp(base, "rip") && !op->mem.index;
-            bool stack = !strcmp(base, "rsp") || !strcmp(base, "rbp") || !strcmp(base, "esp") ||
-                         !strcmp(base, "ebp");
-            snprintf(o->ops[o->nops++], 48, "%s", rip ? "rip" : stack ? "%rsp" : "mem");
-            o->mem = true;
-            o->mem_write |= k == x->op_count - 1 && x->op_count > 1;
+            const char *index = op->mem.index ? cs_reg_name(h, op->mem.index) : "";
+            if (!strcmp(base, "rip") && !index[0]) {
+                snprintf(o->ops[o->nops++], 64, "rip");
+                o->rip = true;
+            } else {
+                mem_str(o->ops[o->nops++], 64, base, index, op->mem.scale, op->mem.disp);
+                o->mem = true;
+            }
         }
     }
-    if (writemask && o->nops) {
+    if (wm && o->nops) {
         char *last = o->ops[o->nops - 1];
-        strncat(last, zero ? "{%k1}{z}" : "{%k1}", 47 - strlen(last));
-    }
-}
-
-static void mir_ops(const RkMInstr *in, char ops[8][48], int *n)
-{
-    *n = 0;
-    for (int k = in->nops - 1; k >= 0 && *n < 8; k--) {
-        const RkMOp *o = &in->ops[k];
-        if (o->kind == 'p')
-            snprintf(ops[(*n)++], 48, "%s%s", o->phys, o->mask ? o->mask : "");
-        else if (o->kind == 'i')
-            snprintf(ops[(*n)++], 48, "$%lld", (long long)o->imm);
-        else
-            snprintf(ops[(*n)++], 48, "rip");
+        snprintf(last + strlen(last), 64 - strlen(last), "{%%%s}%s", mask, zero ? "{z}" : "");
     }
 }
 
@@ -172,12 +157,67 @@ static void mir_ops(const RkMInstr *in, char ops[8][48], int *n)
 
 typedef struct Ctx {
     const RkProfile *p;
+    const RkTarget *t;
+    const RkMModule *m;
     const RkMFunc *f;
+    RkMFlat fl;
     ElfObject *obj;
     ElfSymbol *sym;
-    int level;
+    cs_insn *ci;      /* the disassembly */
+    size_t n;
     bool failed;
 } Ctx;
+
+static const char *reg(const Ctx *c, RkMReg r, int bits)
+{
+    const char *n = rk_target_reg_name(c->t, (RkRegClass)r.cls, r.num, bits);
+    return n ? n : "?";
+}
+
+/* The address of flattened instruction i (the end of the function past
+ * the last). */
+static uint64_t address_of(const Ctx *c, int i)
+{
+    return (size_t)i < c->n ? c->ci[i].address : c->sym->value + c->sym->size;
+}
+
+static void mir_ops(const Ctx *c, const RkMInstr *in, char ops[8][64], int *n)
+{
+    *n = 0;
+    for (int k = in->nops - 1; k >= 0 && *n < 8; k--) {
+        const RkMOp *o = &in->ops[k];
+        char *s = ops[(*n)++];
+        switch (o->kind) {
+        case RK_MO_REG:
+            snprintf(s, 64, "%s", reg(c, o->reg, o->bits));
+            if (o->mask.num >= 0)
+                snprintf(s + strlen(s), 64 - strlen(s), "{%%%s}%s", reg(c, o->mask, 0),
+                         o->zero ? "{z}" : "");
+            break;
+        case RK_MO_IMM:
+            snprintf(s, 64, "$%lld", (long long)o->imm);
+            break;
+        case RK_MO_CONST:
+            snprintf(s, 64, "rip");
+            break;
+        case RK_MO_LABEL:
+            snprintf(s, 64, "$%llu", (unsigned long long)address_of(c, c->fl.block_at[o->imm]));
+            break;
+        case RK_MO_MEM:
+            mem_str(s, 64, o->reg.num >= 0 ? reg(c, o->reg, 64) : "",
+                    o->index.num >= 0 ? reg(c, o->index, 64) : "", o->scale, o->disp);
+            break;
+        }
+    }
+}
+
+static bool mir_has_mem(const RkMInstr *mi)
+{
+    for (int k = 0; mi && k < mi->nops; k++)
+        if (mi->ops[k].kind == RK_MO_MEM)
+            return true;
+    return false;
+}
 
 static void violation(Ctx *c, const Insn *in, const char *rule, const char *fmt, ...)
     RK_PRINTF(4, 5);
@@ -198,39 +238,107 @@ static void violation(Ctx *c, const Insn *in, const char *rule, const char *fmt,
     va_end(ap);
 }
 
-static bool is_gpr(const char *r)
+/* A general register at any width, by Capstone's name. */
+static bool gpr_named(const Ctx *c, const char *name, RkRegRef *r)
 {
-    return r[0] == 'e' || r[0] == 'r' || (r[0] && r[1] == 'x' && strlen(r) == 2) ||
-           !strcmp(r, "al") || !strcmp(r, "ah");
+    int bits;
+    if (!strncmp(name, "(", 1))
+        return false;
+    if (rk_target_reg_parse(c->t, name, r, &bits))
+        return r->cls == RK_RC_GPR;
+    /* the 8- and 16-bit names the table doesn't list */
+    static const char *low[] = {"al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil", "ax", "cx",
+                                "dx", "bx", "sp", "bp", "si", "di", "ah", "ch", "dh", "bh", NULL};
+    for (int i = 0; low[i]; i++)
+        if (!strcmp(low[i], name)) {
+            r->cls = RK_RC_GPR;
+            r->num = i < 16 ? i % 8 : i % 4;
+            return true;
+        }
+    return false;
 }
 
-static void check_insn(Ctx *c, const Insn *in, bool last, int index)
+static bool names_reserved(const Ctx *c, const char *op)
+{
+    for (int g = 0; g < c->t->regs[RK_RC_GPR].count; g++) {
+        if (!(c->t->regs[RK_RC_GPR].reserved >> g & 1u))
+            continue;
+        for (int bits = 32; bits <= 64; bits += 32) {
+            const char *n = rk_target_reg_name(c->t, RK_RC_GPR, g, bits);
+            size_t len = strlen(n);
+            if (!strcmp(op, n) || (op[0] == '(' && !strncmp(op + 1, n, len) && op[1 + len] == ',') ||
+                strstr(op, rk_arena_printf(&rk_heap, ",%s,", n)))
+                return true;
+        }
+    }
+    RkRegRef r;
+    return gpr_named(c, op, &r) && (c->t->regs[RK_RC_GPR].reserved >> r.num & 1u);
+}
+
+static const RkInsnDesc *mir_desc(const Ctx *c, const RkMInstr *mi)
+{
+    return mi ? rk_target_insn(c->t, mi->op) : NULL;
+}
+
+/* Whether the selection has an instruction with any of the flags. */
+static bool selection_has(const Ctx *c, unsigned flags)
+{
+    for (int i = 0; i < c->fl.n; i++) {
+        const RkInsnDesc *d = rk_target_insn(c->t, c->fl.ins[i].op);
+        if (d && (d->flags & flags))
+            return true;
+    }
+    return false;
+}
+
+static void check_flow(Ctx *c, const Insn *in, const RkInsnDesc *d, const RkMInstr *mi, bool last)
 {
     const char *m = in->mnem;
-    const char *const *ok = c->level == 1 ? sse2_ok : c->level == 2 ? avx2_ok : avx512_ok;
-    if (!strncmp(m, "call", 4) || m[0] == 'j' || !strncmp(m, "loop", 4) ||
-        !strcmp(m, "syscall") || !strcmp(m, "int3") || !strncmp(m, "int", 3))
-        return violation(c, in, "control-flow", "a register kernel makes no calls and no "
-                                                "jumps");
-    if (!strncmp(m, "push", 4) || !strncmp(m, "pop", 3) || !strcmp(m, "leave") ||
-        !strcmp(m, "enter"))
-        return violation(c, in, "stack", "a register kernel doesn't touch the stack");
-    for (int k = 0; k < in->nops; k++)
-        if (!strcmp(in->ops[k], "%rsp") || !strcmp(in->ops[k], "rsp") ||
-            !strcmp(in->ops[k], "rbp") || !strcmp(in->ops[k], "esp") ||
-            !strcmp(in->ops[k], "ebp"))
-            return violation(c, in, "stack", "a register kernel doesn't use the stack or its "
-                                             "registers (no spills)");
-    if (c->level == 1 && in_list(not_sse2, m))
-        return violation(c, in, "isa", "%s is not SSE2 (it needs SSE4.1 or SSSE3); x86-sse2 "
-                                       "objects use SSE2 only",
+    const RkInsnDesc *md = mir_desc(c, mi);
+    unsigned here = md ? md->flags : 0;
+    if ((d && (d->flags & RK_I_CALL)) || !strncmp(m, "call", 4) || !strcmp(m, "syscall") ||
+        !strncmp(m, "int", 3))
+        return violation(c, in, "control-flow", "a kernel makes no calls");
+    if ((m[0] == 'j' || !strncmp(m, "loop", 4)) && !selection_has(c, RK_I_BRANCH))
+        return violation(c, in, "control-flow", "the selection has one block: no jumps or "
+                                                "branches");
+    if ((!strcmp(m, "ret") || !strcmp(m, "ud2")) && !last && !(here & (RK_I_RET | RK_I_TRAP)))
+        return violation(c, in, "control-flow", "%s before the end of the function, where the "
+                                                "selection has no return or trap",
                          m);
-    if (c->level == 2)
+    if (!strncmp(m, "push", 4) || !strncmp(m, "pop", 3) || !strcmp(m, "leave") ||
+        !strcmp(m, "enter")) {
+        if (!(d && (d->flags & RK_I_STACK)) || !selection_has(c, RK_I_STACK))
+            return violation(c, in, "stack", "a kernel touches the stack only to save and "
+                                             "restore the callee-saved registers it uses");
+        return;
+    }
+    for (int k = 0; k < in->nops; k++)
+        if (names_reserved(c, in->ops[k]))
+            return violation(c, in, "stack", "a kernel doesn't use the stack or its registers "
+                                             "(no spills)");
+}
+
+static void check_insn(Ctx *c, const Insn *in, const RkMInstr *mi, bool last)
+{
+    const char *m = in->mnem;
+    const RkInsnDesc *d = rk_target_insn(c->t, m);
+    check_flow(c, in, d, mi, last);
+    if (c->failed)
+        return;
+    if (c->t->index == 0 && d && !rk_target_has(c->t, d) && strcmp(d->isa, "SSE") &&
+        strcmp(d->isa, "SSE2") && strcmp(d->isa, "x86-64"))
+        return violation(c, in, "isa", "%s is not SSE2 (it needs %s); x86-sse2 objects use SSE2 "
+                                       "only",
+                         m, d->isa);
+    if (c->t->index == 1)
         for (int k = 0; k < in->nops; k++)
-            if (in->ops[k][0] == 'z' || !strncmp(in->ops[k], "k1", 2) || strchr(in->ops[k], '{'))
+            if (in->ops[k][0] == 'z' || (in->ops[k][0] == 'k' && in->ops[k][1] >= '0' &&
+                                         in->ops[k][1] <= '7') ||
+                strchr(in->ops[k], '{'))
                 return violation(c, in, "isa", "an x86-avx2 object has no EVEX (AVX-512) "
                                                "instructions");
-    if (!in_list(ok, m)) {
+    if (!rk_target_has(c->t, d)) {
         bool scalar = strlen(m) > 2 && !strcmp(m + strlen(m) - 2, "ss");
         return violation(c, in, scalar ? "whole-register" : "allowlist",
                          scalar ? "%s is scalar arithmetic on one lane; racks stay in whole "
@@ -238,31 +346,37 @@ static void check_insn(Ctx *c, const Insn *in, bool last, int index)
                                 : "%s is not in the %s instruction list",
                          m, c->p->name);
     }
-    if (in->mem && (in->mem_write || strcmp(in->ops[0], "rip")))
-        return violation(c, in, "memory", "the only memory operand a register kernel has is "
-                                          "a rip-relative constant load");
-    if (!strcmp(m, "ret") && !last)
-        return violation(c, in, "control-flow", "ret before the end of the function");
-    (void)index;
+    if (in->mem && !mir_has_mem(mi))
+        return violation(c, in, "memory", "the selection has no memory operand here: a "
+                                          "kernel's memory operands are the selected loads "
+                                          "and stores and rip-relative constant loads");
 }
 
 static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
-    if (in->nops == 0)
+    RkRegRef r;
+    if (in->nops < 2 || !gpr_named(c, in->ops[in->nops - 1], &r))
         return;
-    const char *dst = in->ops[in->nops - 1];
-    if (!is_gpr(dst))
+    bool from_vector = false;
+    for (int k = 0; k < in->nops - 1; k++) {
+        int bits;
+        RkRegRef s;
+        from_vector |= rk_target_reg_parse(c->t, in->ops[k], &s, &bits) && s.cls == RK_RC_VEC;
+    }
+    if (!from_vector)
         return;
-    if (strcmp(mi->origin, "result") || strcmp(dst, "eax") ||
-        (strcmp(in->mnem, "movd") && strcmp(in->mnem, "vmovd")))
-        violation(c, in, "scalar-transfer", "%s is written; a kernel's only general-register "
-                                            "write is its terminal transfer into eax",
-                  dst);
+    bool result = !strcmp(mi->origin, "result") && c->f->result.cls == RK_RC_GPR &&
+                  c->f->result.num == r.num;
+    if (!result)
+        violation(c, in, "scalar-transfer", "%s is written from a vector register; a kernel's "
+                                            "only such transfer is its terminal one into its "
+                                            "result register",
+                  in->ops[in->nops - 1]);
 }
 
 static void check_whole(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
-    if (c->level == 1 || !strcmp(mi->origin, "entry") || !strcmp(mi->origin, "result"))
+    if (c->t->index == 0 || !strcmp(mi->origin, "entry") || !strcmp(mi->origin, "result"))
         return;
     for (int k = 0; k < in->nops; k++) {
         if (strncmp(in->ops[k], "xmm", 3))
@@ -272,28 +386,25 @@ static void check_whole(Ctx *c, const Insn *in, const RkMInstr *mi)
                                                  !strcmp(in->mnem, "vpsrad"));
         if (!count)
             violation(c, in, "whole-register", "%s is a 128-bit part of a %s rack", in->ops[k],
-                      c->p->vreg);
+                      rk_target_reg_name(c->t, RK_RC_VEC, 0, 0));
     }
 }
 
 static void check_cross(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
-    if (!in_list(cross_lane_ops, in->mnem))
+    const RkInsnDesc *d = rk_target_insn(c->t, in->mnem);
+    if (!d || !(d->flags & RK_I_CROSS))
         return;
-    static const char *allowed[] = {"entry", "rack.extract", "rack.insert", "rack.shuffle",
-                                    "rack.sum", "rack.product", "rack.minimum", "rack.maximum",
-                                    "rack.scan_sum", "rack.scan_product", "rack.scan_minimum",
-                                    "rack.scan_maximum", "mask.all", "mask.any",
-                                    "mask.bitmask", "rack.splat", "const", "mask.const",
-                                    "u.mul", NULL};
-    if (in_list(allowed, mi->origin))
+    RkOp origin = rk_nir_op_lookup(mi->origin);
+    const RkOpInfo *op = rk_nir_op_info(origin);
+    if ((op && (op->flags & RK_OPF_CROSS)) || !strcmp(mi->origin, "entry"))
         return;
     /* SSE2's integer multiply interleaves even and odd lanes */
-    if (c->level == 1 && !strcmp(mi->origin, "rack.mul") &&
+    if (c->t->index == 0 && (origin == RK_OP_RACK_MUL || origin == RK_OP_U_MUL) &&
         (!strcmp(in->mnem, "pshufd") || !strcmp(in->mnem, "punpckldq")))
         return;
     /* constants are broadcast from memory; the rest move lanes */
-    if ((!strcmp(in->mnem, "vbroadcastss") || !strcmp(in->mnem, "kmovw")) && in->mem)
+    if (in->rip)
         return;
     violation(c, in, "cross-lane", "%s moves data across lanes, but it was selected for %s",
               in->mnem, mi->origin);
@@ -311,8 +422,8 @@ static void check_constant(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
     int cidx = -1;
     for (int k = 0; k < mi->nops; k++)
-        if (mi->ops[k].kind == 'c')
-            cidx = mi->ops[k].cidx;
+        if (mi->ops[k].kind == RK_MO_CONST)
+            cidx = (int)mi->ops[k].imm;
     if (cidx < 0 || cidx >= c->f->nconsts)
         return;
     const ElfReloc *r = reloc_at(c, in->addr + (uint64_t)in->size - 4);
@@ -332,26 +443,53 @@ static void check_constant(Ctx *c, const Insn *in, const RkMInstr *mi)
                   cidx);
 }
 
+/* Racks, masks and f32 travel in vector registers; everything else
+ * (integers, Booleans, pointers, stack descriptors) in general ones, 32
+ * bits wide for i32, u32 and bool. */
+static bool vector_type(const char *type)
+{
+    return !strcmp(type, "f32") || !strncmp(type, "rack<", 5) || !strncmp(type, "mask<", 5);
+}
+
+static bool word_type(const char *type)
+{
+    return !strcmp(type, "i32") || !strcmp(type, "u32") || !strcmp(type, "bool");
+}
+
 static void check_abi(Ctx *c)
 {
-    int nvec = 0, nint = 0;
-    static const char *ints[] = {"edi", "esi", "edx", "ecx", "r8d", "r9d"};
+    int used[RK_RC_COUNT] = {0};
     for (int i = 0; i < c->f->nargs; i++) {
         const RkMArg *a = &c->f->args[i];
-        const char *want;
-        bool intarg = !strcmp(a->type, "i32") || !strcmp(a->type, "u32") ||
-                      !strcmp(a->type, "bool");
-        if (intarg)
-            want = nint < 6 ? ints[nint++] : "the stack";
-        else if (nvec < 8)
-            want = rk_arena_printf(&rk_heap, "%s%d", !strcmp(a->type, "f32") ? "xmm" : c->p->vreg,
-                                   nvec++);
-        else
-            want = "the stack";
-        if (strcmp(want, a->reg))
+        int cls = vector_type(a->type) ? RK_RC_VEC : RK_RC_GPR;
+        int bits = cls == RK_RC_GPR ? (word_type(a->type) ? 32 : 64)
+                                    : !strcmp(a->type, "f32") ? 128 : 0;
+        const char *want = used[cls] < c->t->nargs[cls]
+                               ? reg(c, rk_mreg((RkRegClass)cls, false,
+                                                c->t->args[cls][used[cls]].num), bits)
+                               : "the stack";
+        used[cls]++;
+        const char *have = reg(c, a->reg, a->bits);
+        if (strcmp(want, have))
             violation(c, NULL, "abi", "argument %s (%s) is in %s, but System V passes it in %s",
-                      a->name, a->type, a->reg, want);
+                      a->name, a->type, have, want);
     }
+}
+
+static void check_selection(Ctx *c, const Insn *in, const RkMInstr *mi)
+{
+    char want[8][64];
+    int nw;
+    mir_ops(c, mi, want, &nw);
+    bool same = !strcmp(in->mnem, mi->op) && nw == in->nops;
+    for (int k = 0; same && k < nw; k++)
+        same = !strcmp(want[k], in->ops[k]);
+    if (same)
+        return;
+    char buf[600] = "";
+    for (int k = 0; k < nw; k++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", k ? ", " : " ", want[k]);
+    violation(c, in, "selection", "the selection has %s%s here", mi->op, buf);
 }
 
 static void verify_function(Ctx *c, csh h)
@@ -360,83 +498,53 @@ static void verify_function(Ctx *c, csh h)
     check_abi(c);
     if (c->sym->value + c->sym->size > text->size)
         return violation(c, NULL, "symbols", "the symbol lies outside .text");
-    cs_insn *ci;
-    size_t n = cs_disasm(h, text->data + c->sym->value, c->sym->size, c->sym->value, 0, &ci);
+    c->fl = rk_mir_flatten(c->f, c->t);
+    c->n = cs_disasm(h, text->data + c->sym->value, c->sym->size, c->sym->value, 0, &c->ci);
     size_t decoded = 0;
-    for (size_t i = 0; i < n; i++)
-        decoded += ci[i].size;
+    for (size_t i = 0; i < c->n; i++)
+        decoded += c->ci[i].size;
     if (decoded != c->sym->size) {
-        cs_free(ci, n);
+        cs_free(c->ci, c->n);
         return violation(c, NULL, "allowlist", "bytes at +0x%llx don't decode as an "
                                                "instruction Capstone knows",
                          (unsigned long long)decoded);
     }
-    /* first the rules that need no selection, and the multiply-adds */
+    Insn *ins = rk_arena_alloc(&rk_heap, sizeof *ins * (c->n + 1));
     int fmas = 0;
-    for (size_t i = 0; i < n && !c->failed; i++) {
-        Insn in;
-        normalise(h, &ci[i], &in);
-        check_insn(c, &in, i == n - 1, (int)i);
-        if (!strncmp(in.mnem, "vfmadd", 6) || !strncmp(in.mnem, "vfmsub", 6) ||
-            !strncmp(in.mnem, "vfnm", 4))
-            fmas++;
+    for (size_t i = 0; i < c->n && !c->failed; i++) {
+        normalise(h, &c->ci[i], &ins[i]);
+        check_insn(c, &ins[i], (int)i < c->fl.n ? &c->fl.ins[i] : NULL, i == c->n - 1);
+        const RkInsnDesc *d = rk_target_insn(c->t, ins[i].mnem);
+        fmas += d && (d->flags & RK_I_FMA);
     }
     if (!c->failed && fmas != c->f->fmas)
         violation(c, NULL, "fma-count", "%d fused multiply-adds, but %d were selected", fmas,
                   c->f->fmas);
-    for (size_t i = 0; i < n && !c->failed; i++) {
-        Insn in;
-        normalise(h, &ci[i], &in);
-        if ((int)i >= c->f->ninstrs) {
-            violation(c, &in, "selection", "an instruction the selection doesn't have");
+    for (size_t i = 0; i < c->n && !c->failed; i++) {
+        if ((int)i >= c->fl.n) {
+            violation(c, &ins[i], "selection", "an instruction the selection doesn't have");
             break;
         }
-        const RkMInstr *mi = &c->f->instrs[i];
-        char want[8][48];
-        int nw;
-        mir_ops(mi, want, &nw);
-        bool same = !strcmp(in.mnem, mi->op) && nw == in.nops;
-        for (int k = 0; same && k < nw; k++)
-            same = !strcmp(want[k], in.ops[k]);
-        if (!same) {
-            char buf[400] = "";
-            for (int k = 0; k < nw; k++)
-                snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", k ? ", " : " ",
-                         want[k]);
-            violation(c, &in, "selection", "the selection has %s%s here", mi->op, buf);
-            break;
-        }
-        check_transfer(c, &in, mi);
-        check_whole(c, &in, mi);
-        check_cross(c, &in, mi);
-        check_constant(c, &in, mi);
+        const RkMInstr *mi = &c->fl.ins[i];
+        check_selection(c, &ins[i], mi);
+        check_transfer(c, &ins[i], mi);
+        check_whole(c, &ins[i], mi);
+        check_cross(c, &ins[i], mi);
+        check_constant(c, &ins[i], mi);
     }
-    if (!c->failed && (int)n < c->f->ninstrs)
+    if (!c->failed && (int)c->n < c->fl.n)
         violation(c, NULL, "selection", "the object ends before the selection's %s",
-                  c->f->instrs[n].op);
-    if (!c->failed && (n == 0 || (strcmp(ci[n - 1].mnemonic, "ret") &&
-                                  strcmp(ci[n - 1].mnemonic, "retq"))))
-        violation(c, NULL, "control-flow", "the kernel doesn't end in ret");
-    cs_free(ci, n);
+                  c->fl.ins[c->n].op);
+    if (!c->failed && (c->n == 0 || (strcmp(ins[c->n - 1].mnem, "ret") &&
+                                     strcmp(ins[c->n - 1].mnem, "jmp") &&
+                                     strcmp(ins[c->n - 1].mnem, "ud2"))))
+        violation(c, NULL, "control-flow", "the function doesn't end in ret, jmp or ud2");
+    cs_free(c->ci, c->n);
 }
 
-int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p)
+static int check_relocs(ElfObject *obj)
 {
-    csh h;
-    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
-        rk_diag_internal("cannot open Capstone for x86-64");
-    cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-    cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-    int level = !strcmp(p->name, "x86-sse2") ? 1 : !strcmp(p->name, "x86-avx2") ? 2 : 3;
     int bad = 0;
-    if (obj->machine != 62) {
-        fprintf(stderr, "rake-verify: elf: not an x86-64 object\n");
-        return 1;
-    }
-    if (obj->text < 0) {
-        fprintf(stderr, "rake-verify: elf: the object has no .text section\n");
-        return 1;
-    }
     for (int i = 0; i < obj->nrelocs; i++) {
         const ElfReloc *r = &obj->text_relocs[i];
         if (r->type != 2 || r->sym->shndx != obj->rodata) {
@@ -447,6 +555,12 @@ int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p)
             bad++;
         }
     }
+    return bad;
+}
+
+static int check_symbols(ElfObject *obj, const RkMModule *m)
+{
+    int bad = 0;
     for (int i = 0; i < obj->nsymbols; i++) {
         const ElfSymbol *s = &obj->symbols[i];
         if (s->type != 2 /* FUNC */)
@@ -460,13 +574,32 @@ int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p)
             bad++;
         }
     }
+    return bad;
+}
+
+int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p)
+{
+    csh h;
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+        rk_diag_internal("cannot open Capstone for x86-64");
+    cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+    cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+    if (obj->machine != 62) {
+        fprintf(stderr, "rake-verify: elf: not an x86-64 object\n");
+        return 1;
+    }
+    if (obj->text < 0) {
+        fprintf(stderr, "rake-verify: elf: the object has no .text section\n");
+        return 1;
+    }
+    int bad = check_relocs(obj) + check_symbols(obj, m);
     for (int k = 0; k < m->nfuncs; k++) {
         const RkMFunc *f = m->funcs[k];
         ElfSymbol *sym = NULL;
         for (int i = 0; i < obj->nsymbols; i++)
             if (obj->symbols[i].type == 2 && !strcmp(obj->symbols[i].name, f->name))
                 sym = &obj->symbols[i];
-        Ctx c = {p, f, obj, sym, level, false};
+        Ctx c = {p, m->t, m, f, {NULL, 0, NULL}, obj, sym, NULL, 0, false};
         if (!sym || sym->shndx != obj->text || sym->bind != 1 /* GLOBAL */ ||
             sym->visibility != 2 /* HIDDEN */) {
             fprintf(stderr, "rake-verify: %s: symbols: expected a hidden global function "

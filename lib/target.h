@@ -1,0 +1,132 @@
+/* target.h: the machine facts of every backend target, one table each.
+ *
+ * A target is a profile that has (or will have) a native backend.  Its
+ * row says, and nothing else in the compiler restates:
+ *   - its register files: one per register class (vector, general,
+ *     mask), how many registers exist, which the allocator may use and in
+ *     which order, which are reserved, which a callee must preserve, the
+ *     name of each register at each view width (xmm3/ymm3/zmm3,
+ *     eax/rax), and the instruction that copies one register to another;
+ *   - its calling convention: the argument registers of each class and
+ *     the result register of each class;
+ *   - its control flow: the condition codes a branch may test and how a
+ *     jump, a conditional branch, a return and a trap are spelled;
+ *   - its instruction table: every mnemonic the selector may emit (and a
+ *     few it must never emit, so the verifier can say why), the ISA
+ *     extension that introduced it, which profiles of the family may use
+ *     it, its operand roles and its facts (moves data across lanes, may
+ *     fault, writes the flags, is a fused multiply-add, is a copy).
+ * rake-isel-*, rake-ra, rake-emit and rake-verify all read these tables;
+ * rake-ra sees register classes and numbers only.  One family's
+ * instruction table (lib/target_x86.c) serves all its profiles; the
+ * AArch64 register file (lib/target_arm64.c) is laid out the same way so
+ * the NEON backend adds a selector, an emitter and an instruction table.
+ *
+ * Register numbers are the architecture's encodings (rax 0, rcx 1, ...,
+ * rdi 7; x0..x30), so a number means the same register in every pass.
+ * Sets of registers are 64-bit masks over those numbers. */
+#ifndef RK_TARGET_H
+#define RK_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+typedef enum RkRegClass { RK_RC_VEC, RK_RC_GPR, RK_RC_MASK, RK_RC_COUNT } RkRegClass;
+
+enum { RK_REG_MAX = 64 }; /* register numbers per class: sets are uint64_t */
+
+/* The names of a class's registers at one view width. */
+typedef struct RkRegView {
+    int bits;
+    const char *const *names; /* by register number */
+} RkRegView;
+
+typedef struct RkRegFile {
+    int count;                /* numbers 0..count-1 exist (0: no such class) */
+    uint64_t reserved;        /* never allocated */
+    uint64_t callee_saved;    /* a function that writes one saves it first */
+    const int8_t *order;      /* allocation order, -1 terminated */
+    int full_bits;            /* the view an operand has unless it says */
+    const RkRegView *views;   /* NULL-names terminated */
+    const char *copy;         /* mnemonic copying a whole register */
+} RkRegFile;
+
+typedef struct RkRegRef {
+    RkRegClass cls;
+    int num;
+} RkRegRef;
+
+/* Instruction facts. */
+enum {
+    RK_I_CROSS = 1,       /* moves data across lanes */
+    RK_I_FAULT = 2,       /* may fault (a memory access) */
+    RK_I_FLAGS = 4,       /* writes the condition flags */
+    RK_I_FMA = 8,         /* a fused multiply-add */
+    RK_I_COPY = 16,       /* copies its second operand to its first */
+    RK_I_BRANCH = 32,     /* a jump or conditional branch (terminators only) */
+    RK_I_RET = 64,        /* returns (terminators only) */
+    RK_I_TRAP = 128,      /* traps (terminators only) */
+    RK_I_STACK = 256,     /* pushes or pops (prologue and epilogue only) */
+    RK_I_CALL = 512,      /* calls: never emitted, always rejected */
+};
+
+typedef struct RkInsnDesc {
+    const char *mnem;
+    const char *isa;      /* the extension that introduced it: "SSE2", "AVX2", ... */
+    unsigned profiles;    /* bit i: the family's profile i may emit it */
+    unsigned flags;
+    /* Operand forms in Intel order, '|' between alternatives; per operand
+     * w written, r read (register, memory or constant), x read and
+     * written, i an immediate, l a label. */
+    const char *roles;
+} RkInsnDesc;
+
+typedef struct RkTarget {
+    const char *profile;      /* the profile's name */
+    RkArch arch;
+    int index;                /* this profile's bit in RkInsnDesc.profiles */
+    RkRegFile regs[RK_RC_COUNT];
+    const RkRegRef *args[RK_RC_COUNT]; /* argument registers per class, -1 terminated */
+    int nargs[RK_RC_COUNT];
+    int result[RK_RC_COUNT];  /* the result register number per class */
+    int stack_pointer;        /* its GPR number */
+    const char *const *conds; /* condition codes a branch tests, NULL terminated */
+    const char *const *inverse; /* the opposite of each of conds, in the same order */
+    const char *jump;         /* "jmp" */
+    const char *branch_fmt;   /* "j%s": a conditional branch on a condition */
+    const char *test_reg[2];  /* testing a GPR (32, 64 bits) before a branch on it, or NULL */
+    const char *test_conds[2]; /* the conditions that test leaves: nonzero, zero */
+    const char *ret, *trap;
+    const char *push, *pop;   /* saving a callee-saved GPR, or NULL */
+    const char *zeroupper;    /* emitted before ret unless a wide vector is returned */
+    const RkInsnDesc *insns;  /* the family's table, NULL-mnem terminated */
+} RkTarget;
+
+/* The target of a profile name, or NULL if it has no native backend. */
+const RkTarget *rk_target_find(const char *profile);
+const char *rk_reg_class_name(RkRegClass c);
+/* A class by name ("vec", "gpr", "mask"); -1 if unknown. */
+int rk_reg_class_find(const char *name);
+/* A register's name at a view width (0: the class's full width); NULL if
+ * the target has no such register or view. */
+const char *rk_target_reg_name(const RkTarget *t, RkRegClass c, int num, int bits);
+/* A register name of this target: its class, number and view width.
+ * False if the name is not one of the target's registers. */
+bool rk_target_reg_parse(const RkTarget *t, const char *name, RkRegRef *r, int *bits);
+/* The instruction's row on this target (any profile of the family), or NULL. */
+const RkInsnDesc *rk_target_insn(const RkTarget *t, const char *mnem);
+/* Whether this profile may emit the row. */
+bool rk_target_has(const RkTarget *t, const RkInsnDesc *d);
+/* Registers of a class the allocator may use on this target. */
+int rk_target_allocatable(const RkTarget *t, RkRegClass c);
+bool rk_target_cond(const RkTarget *t, const char *cond);
+/* The condition that holds exactly when cond doesn't, or NULL. */
+const char *rk_target_cond_inverse(const RkTarget *t, const char *cond);
+
+/* the tables (lib/target_x86.c, lib/target_arm64.c) */
+extern const RkTarget rk_target_x86[3];
+extern const RkTarget rk_target_arm64;
+
+#endif

@@ -1,0 +1,65 @@
+/* ra.h: state of rake-ra.
+ *
+ *   main.c     reading and writing rake.mir, the allocation loop
+ *   live.c     positions, liveness across blocks, one interval per vreg
+ *   scan.c     the linear scan, rematerialisation, running out
+ *   resolve.c  physical registers into the code, jump moves, saves
+ *
+ * rake-ra sees register classes and numbers only; names, allocation
+ * orders, reserved and callee-saved sets and copy instructions come from
+ * the target table (lib/target.h). */
+#ifndef RAKE_RA_H
+#define RAKE_RA_H
+
+#include "mir.h"
+#include "target.h"
+
+/* Every instruction, terminator and block entry has a position, in block
+ * order: block b's parameters are defined at start[b], its instructions
+ * follow, its terminator is at start[b] + ninstrs + 1. */
+typedef struct Pos {
+    int *start;      /* per block */
+    int *block;      /* per position: its block */
+    int n;           /* positions */
+} Pos;
+
+typedef struct Range {
+    int lo, hi;      /* positions; lo -1: an argument, live from the entry */
+    int reg;         /* assigned register number, -1 = none */
+    int hint;        /* preferred register, -1 = none */
+    bool pinned;     /* an argument in its calling-convention register */
+    bool live_out;   /* live at the end of some block (crosses an edge) */
+} Range;
+
+typedef struct Fixed { /* a physical register named in the code */
+    int pos;
+    bool def, use;
+} Fixed;
+
+typedef struct Ra {
+    const RkTarget *t;
+    const RkMModule *m;
+    RkMFunc *f;
+    Pos pos;
+    Range *r;        /* per vreg */
+    int *owner[RK_RC_COUNT]; /* per register number: vreg + 1, 0 = free */
+    Fixed *fixed[RK_RC_COUNT][RK_REG_MAX];
+    int nfixed[RK_RC_COUNT][RK_REG_MAX];
+    int capfixed[RK_RC_COUNT][RK_REG_MAX];
+} Ra;
+
+/* live.c */
+void ra_positions(Ra *ra);
+void ra_intervals(Ra *ra);
+RkMInstr *ra_instr_at(Ra *ra, int pos); /* NULL for a block entry or terminator */
+
+/* scan.c: -1 when every vreg has a register, else the stuck position
+ * (*cls its class) */
+int ra_scan(Ra *ra, int *cls);
+bool ra_rematerialise(Ra *ra, int stuck, int cls);
+_Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls);
+
+/* resolve.c */
+void ra_resolve(Ra *ra);
+
+#endif

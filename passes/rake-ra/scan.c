@@ -1,0 +1,289 @@
+/* scan.c: the linear scan.
+ *
+ * Positions are visited in order.  At each one, registers of values
+ * whose intervals ended before it are freed; then each virtual register
+ * first met there gets a register of its class:
+ *   - values dying at this position hand their registers over first
+ *     (operands are read before results are written), so a copy of a
+ *     dying value becomes a move of a register onto itself, and goes;
+ *   - a value's hint comes first when it is free: the result register for
+ *     the value the result move reads, and for block parameters and jump
+ *     arguments the register of their partner across the edge, so a
+ *     loop-carried value usually needs no move on the back edge;
+ *   - otherwise the first free register in the target's allocation order
+ *     (caller-saved before callee-saved), skipping reserved ones and any
+ *     register that the code names physically while the value would live.
+ * When every register of a class is taken, a constant loaded from
+ * read-only data that is live but not used here may be rematerialised:
+ * its register is freed and the same load repeated right before its next
+ * use (in the same block).  A reload is not a spill: nothing is stored.
+ * Otherwise the function needs more registers than the target has, and
+ * is rejected with a located error: Rake never spills. */
+#include <string.h>
+
+#include "arena.h"
+#include "ra.h"
+
+static bool fixed_conflict(Ra *ra, int cls, int num, const Range *x)
+{
+    for (int i = 0; i < ra->nfixed[cls][num]; i++) {
+        const Fixed *p = &ra->fixed[cls][num][i];
+        if ((p->pos > x->lo && p->pos < x->hi) || (p->pos == x->hi && p->pos > x->lo && p->use) ||
+            (p->pos == x->lo && p->def))
+            return true;
+    }
+    return false;
+}
+
+static bool usable(Ra *ra, int cls, int num, const Range *x)
+{
+    const RkRegFile *rf = &ra->t->regs[cls];
+    return num >= 0 && num < rf->count && !(rf->reserved >> num & 1u) && !ra->owner[cls][num] &&
+           !fixed_conflict(ra, cls, num, x);
+}
+
+/* The register of v's partner across an edge, or -1. */
+static int edge_hint(Ra *ra, int v)
+{
+    RkMFunc *f = ra->f;
+    for (int b = 0; b < f->nblocks; b++) {
+        RkMTerm *t = &f->blocks[b]->term;
+        if (t->kind != RK_MT_JUMP)
+            continue;
+        RkMBlock *to = f->blocks[t->then];
+        for (int k = 0; k < t->nargs; k++) {
+            int other = t->args[k].num == v ? to->params[k].num
+                        : to->params[k].num == v ? t->args[k].num
+                                                 : -1;
+            if (other >= 0 && ra->r[other].reg >= 0)
+                return ra->r[other].reg;
+        }
+    }
+    return -1;
+}
+
+static int pick(Ra *ra, int v)
+{
+    int cls = ra->f->vclass[v];
+    Range *x = &ra->r[v];
+    if (x->hint >= 0 && usable(ra, cls, x->hint, x))
+        return x->hint;
+    int e = edge_hint(ra, v);
+    if (e >= 0 && usable(ra, cls, e, x))
+        return e;
+    for (const int8_t *o = ra->t->regs[cls].order; o && *o >= 0; o++)
+        if (usable(ra, cls, *o, x))
+            return *o;
+    return -1;
+}
+
+/* The virtual registers met at a position, in operand order. */
+static int occurrences(Ra *ra, int pos, int *out, int cap)
+{
+    int n = 0, b = ra->pos.block[pos];
+    RkMBlock *blk = ra->f->blocks[b];
+    RkMInstr *in = ra_instr_at(ra, pos);
+#define ADD(r)                                 \
+    do {                                       \
+        if ((r).virt && (r).num >= 0 && n < cap) \
+            out[n++] = (r).num;                \
+    } while (0)
+    if (in) {
+        for (int k = 0; k < in->nops; k++) {
+            const RkMOp *o = &in->ops[k];
+            ADD(o->reg);
+            if (o->kind == RK_MO_REG)
+                ADD(o->mask);
+            if (o->kind == RK_MO_MEM)
+                ADD(o->index);
+        }
+    } else if (pos == ra->pos.start[b]) {
+        for (int k = 0; k < blk->nparams; k++)
+            ADD(blk->params[k]);
+    } else {
+        for (int k = 0; k < blk->term.nargs; k++)
+            ADD(blk->term.args[k]);
+        if (blk->term.kind == RK_MT_BRANCH && blk->term.on_reg)
+            ADD(blk->term.reg.reg);
+    }
+#undef ADD
+    return n;
+}
+
+static int occurrence_count(Ra *ra, int pos)
+{
+    RkMInstr *in = ra_instr_at(ra, pos);
+    int b = ra->pos.block[pos];
+    if (in)
+        return 3 * in->nops;
+    if (pos == ra->pos.start[b])
+        return ra->f->blocks[b]->nparams;
+    return ra->f->blocks[b]->term.nargs + 1;
+}
+
+static void free_dead(Ra *ra, int pos, bool dying)
+{
+    for (int c = 0; c < RK_RC_COUNT; c++)
+        for (int g = 0; g < ra->t->regs[c].count; g++) {
+            int v = ra->owner[c][g] - 1;
+            if (v < 0)
+                continue;
+            if (ra->r[v].hi < pos || (dying && ra->r[v].hi == pos && ra->r[v].lo != pos))
+                ra->owner[c][g] = 0;
+        }
+}
+
+int ra_scan(Ra *ra, int *cls)
+{
+    RkMFunc *f = ra->f;
+    for (int c = 0; c < RK_RC_COUNT; c++)
+        memset(ra->owner[c], 0, sizeof(int) * (size_t)(ra->t->regs[c].count + 1));
+    for (int v = 0; v < f->nvregs; v++)
+        if (ra->r[v].pinned)
+            ra->owner[f->vclass[v]][ra->r[v].reg] = v + 1;
+    int cap = 16, *occ = rk_arena_alloc(&rk_heap, sizeof *occ * (size_t)cap);
+    for (int pos = 0; pos < ra->pos.n; pos++) {
+        free_dead(ra, pos, false);
+        int need = occurrence_count(ra, pos);
+        if (need > cap) {
+            cap = 2 * need;
+            occ = rk_arena_alloc(&rk_heap, sizeof *occ * (size_t)cap);
+        }
+        int n = occurrences(ra, pos, occ, cap);
+        for (int k = 0; k < n; k++) {
+            int v = occ[k];
+            if (ra->r[v].reg >= 0)
+                continue;
+            free_dead(ra, pos, true);
+            int g = pick(ra, v);
+            if (g < 0) {
+                *cls = f->vclass[v];
+                return pos;
+            }
+            ra->r[v].reg = g;
+            ra->owner[f->vclass[v]][g] = v + 1;
+        }
+    }
+    return -1;
+}
+
+/* --- rematerialisation --------------------------------------------------------------- */
+
+static bool const_load(const RkMInstr *in)
+{
+    return in && in->nops == 2 && in->ops[1].kind == RK_MO_CONST;
+}
+
+static bool occurs_at(Ra *ra, int pos, int v)
+{
+    int occ[64];
+    int n = occurrence_count(ra, pos) <= 64 ? occurrences(ra, pos, occ, 64) : -1;
+    if (n < 0)
+        return true; /* too many operands to tell: not a candidate */
+    for (int k = 0; k < n; k++)
+        if (occ[k] == v)
+            return true;
+    return false;
+}
+
+/* A value defined by a constant load and nothing else, in one block. */
+static bool remat_candidate(Ra *ra, int v)
+{
+    const Range *x = &ra->r[v];
+    if (x->pinned || x->live_out || x->lo < 0 || ra->pos.block[x->lo] != ra->pos.block[x->hi])
+        return false;
+    const RkMInstr *in = ra_instr_at(ra, x->lo);
+    return const_load(in) && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
+           in->ops[0].reg.num == v && in->ops[0].def && !in->ops[0].use &&
+           in->ops[0].mask.num < 0 && !in->ops[0].bits;
+}
+
+static void rename_from(Ra *ra, int b, int from, int old, int fresh)
+{
+    RkMBlock *blk = ra->f->blocks[b];
+    for (int i = from; i < blk->ninstrs; i++)
+        for (int k = 0; k < blk->instrs[i].nops; k++) {
+            RkMOp *o = &blk->instrs[i].ops[k];
+            RkMReg *regs[3] = {&o->reg, &o->index, &o->mask};
+            for (int j = 0; j < 3; j++)
+                if (regs[j]->virt && regs[j]->num == old)
+                    regs[j]->num = fresh;
+        }
+    for (int k = 0; k < blk->term.nargs; k++)
+        if (blk->term.args[k].num == old)
+            blk->term.args[k].num = fresh;
+    if (blk->term.on_reg && blk->term.reg.reg.virt && blk->term.reg.reg.num == old)
+        blk->term.reg.reg.num = fresh;
+}
+
+bool ra_rematerialise(Ra *ra, int stuck, int cls)
+{
+    int victim = -1, victim_next = -1;
+    for (int g = 0; g < ra->t->regs[cls].count; g++) {
+        int v = ra->owner[cls][g] - 1;
+        if (v < 0 || !remat_candidate(ra, v) || occurs_at(ra, stuck, v))
+            continue;
+        int next = stuck + 1;
+        while (next <= ra->r[v].hi && !occurs_at(ra, next, v))
+            next++;
+        /* a reload right after the stuck position would need a register there */
+        if (next > ra->r[v].hi || next == stuck + 1 || !ra_instr_at(ra, next))
+            continue;
+        if (next > victim_next) {
+            victim = v;
+            victim_next = next;
+        }
+    }
+    if (victim < 0)
+        return false;
+    RkMFunc *f = ra->f;
+    int b = ra->pos.block[victim_next], at = victim_next - ra->pos.start[b] - 1;
+    const RkMInstr *def = ra_instr_at(ra, ra->r[victim].lo);
+    RkMInstr copy = *def;
+    copy.loc = f->blocks[b]->instrs[at].loc;
+    int fresh = rk_mir_vreg(f, (RkRegClass)cls);
+    RkMInstr *in = rk_mir_insert(f->blocks[b], at, &copy);
+    in->ops[0].reg.num = fresh;
+    in->origin = "remat";
+    rename_from(ra, b, at + 1, victim, fresh);
+    return true;
+}
+
+/* --- running out ----------------------------------------------------------------------- */
+
+static const char *class_words(int cls)
+{
+    return cls == RK_RC_VEC ? "vector" : cls == RK_RC_GPR ? "general" : "mask";
+}
+
+static const char *reserved_note(const RkTarget *t, int cls)
+{
+    const RkRegFile *rf = &t->regs[cls];
+    const char *s = NULL;
+    int n = 0;
+    for (int g = 0; g < rf->count; g++)
+        if (rf->reserved >> g & 1u) {
+            const char *name = rk_target_reg_name(t, (RkRegClass)cls, g, 0);
+            s = s ? rk_arena_printf(&rk_heap, "%s and %s", s, name) : name;
+            n++;
+        }
+    return n ? rk_arena_printf(&rk_heap, " (%s %s reserved)", s, n == 1 ? "is" : "are") : "";
+}
+
+_Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls)
+{
+    RkMFunc *f = ra->f;
+    int live = 0;
+    for (int g = 0; g < ra->t->regs[cls].count; g++)
+        live += ra->owner[cls][g] != 0;
+    rk_diag_source(ra->m->source, NULL);
+    RkMInstr *in = ra_instr_at(ra, stuck);
+    RkMBlock *blk = f->blocks[ra->pos.block[stuck]];
+    RkLoc at = in ? in->loc : blk->term.loc;
+    if (at.line <= 0)
+        at = f->loc;
+    rk_diag_fatal(at, "%s %s needs more than the %d %s registers of %s%s at once: %d values "
+                      "are live here; Rake never spills to the stack",
+                  f->kind, f->name, rk_target_allocatable(ra->t, (RkRegClass)cls),
+                  class_words(cls), ra->t->profile, reserved_note(ra->t, cls), live);
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# tests/48-mir-cfg.bats: rake.mir version 2 with control flow, written by
+# hand: blocks, block parameters, values carried around a back edge, a
+# general-purpose counter, memory operands read and written, a branch on a
+# register, a parallel move with a cycle, callee-saved registers.  Each
+# document is allocated (rake-ra), emitted (rake-emit), assembled,
+# verified (rake-verify) and, where the CPU can, called from C.  Also:
+# running out of registers of each class is a located error, and
+# registers of another target are refused (exit 2).
+load lib/common
+
+M=tests/mir
+
+setup() {
+    cd "$RAKE_ROOT"
+    W=$BATS_TEST_TMPDIR
+}
+
+# build DOC: allocate, emit, assemble and verify; leaves $W/out.{json,s,o}
+build() {
+    "$BIN/rake-ra" <"$1" >"$W/out.json"
+    "$BIN/rake-emit" <"$W/out.json" >"$W/out.s"
+    as --64 "$W/out.s" -o "$W/out.o"
+    "$BIN/rake-verify" --object "$W/out.o" <"$W/out.json"
+}
+
+@test "mir cfg: the hand-written loops fit the schema before and after allocation" {
+    "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/ra.json"
+    run tools/validate-ir ir-schema/rake.mir.schema.json "$M/loops.mir.json" "$W/ra.json"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "mir cfg: loops are allocated, emitted, assembled and verified" {
+    build "$M/loops.mir.json"
+    # the loop-carried accumulator and counter need no move on the back edge
+    run "$BIN/rake-ra" --text <"$M/loops.mir.json"
+    echo "$output"
+    [[ "$output" == *"  B2 loop:
+    vaddps         =%ymm0, %ymm0, 256[%rdi+%rax*1]    ; hand
+    addq           +%rax, \$32    ; hand
+    cmpq           %rax, %rcx    ; hand
+    branch l, B3 (back), B4 (done)
+  B3 back:
+    jump B2 (loop)"* ]]
+    # the emitted loop branches straight back; forwarding blocks vanish
+    grep -qx $'\tjl\t.Lrk_vsum_loop' "$W/out.s"
+    ! grep -q 'Lrk_vsum_back' "$W/out.s"
+    grep -qx $'\tvmovups\t%ymm1, (%rdi)' "$W/out.s"
+    grep -qx $'\tleaq\t32(%rdi), %rdi' "$W/out.s"
+    # a branch on a register is a test and a conditional branch
+    grep -A1 -x $'\ttestq\t%rsi, %rsi' "$W/out.s" | grep -qx $'\tje\t.Lrk_scale_out'
+}
+
+@test "mir cfg: a swap around a back edge goes through a free register" {
+    run "$BIN/rake-ra" --text <"$M/loops.mir.json"
+    [[ "$output" == *"    vmovaps        =%ymm2, %ymm1    ; move
+    vmovaps        =%ymm1, %ymm0    ; move
+    vmovaps        =%ymm0, %ymm2    ; move
+    jump B1 (loop)"* ]]
+}
+
+@test "mir cfg: the loops compute what plain C computes" {
+    grep -qw avx2 /proc/cpuinfo || skip "this CPU has no AVX2: the loops are built and verified, not run"
+    build "$M/loops.mir.json"
+    cc -std=c11 -O1 -mavx2 "$M/loops-main.c" "$W/out.o" -o "$W/loops"
+    run "$W/loops"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$output" = "loops: 0 failures" ]
+}
+
+@test "mir cfg: the allocated loops and their listing are the goldens (tools/update-golden tests/mir)" {
+    "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/ra.json"
+    diff -u "$M/loops.mir.ra.json" "$W/ra.json"
+    "$BIN/rake-ra" --text <"$M/loops.mir.json" >"$W/ra.txt"
+    diff -u "$M/loops.mir.ra.txt" "$W/ra.txt"
+}
+
+@test "mir cfg: allocation is deterministic" {
+    "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/a.json"
+    "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/b.json"
+    cmp "$W/a.json" "$W/b.json"
+    # and idempotent: an allocated document goes through unchanged
+    "$BIN/rake-ra" <"$W/a.json" >"$W/c.json"
+    cmp "$W/a.json" "$W/c.json"
+}
+
+# tamper SED: the loops' assembly edited by SED is rejected naming RULE
+tamper() {
+    build "$M/loops.mir.json"
+    sed -e "$1" "$W/out.s" >"$W/bad.s"
+    ! cmp -s "$W/out.s" "$W/bad.s"
+    as --64 "$W/bad.s" -o "$W/bad.o"
+    run "$BIN/rake-verify" --object "$W/bad.o" <"$W/out.json"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *": $2: "* ]]
+}
+
+@test "mir cfg: the verifier rejects a branch to another block, a changed address and an added call" {
+    tamper 's/^\tjl\t.Lrk_vsum_loop$/\tjl\t.Lrk_vsum_done/' selection
+    tamper 's/^\tvaddps\t(%rdi,%rax,1)/\tvaddps\t8(%rdi,%rax,1)/' selection
+    tamper 's/^\tvmovups\t%ymm1, (%rdi)$/\tvmovups\t%ymm1, (%rsi)/' selection
+    tamper 's/^\tsubq\t$1, %rsi$/\tcall\tabort\n&/' control-flow
+    tamper 's/^\tvaddps\t(%rdi,%rax,1), %ymm0, %ymm0$/\tvmovups\t%ymm0, -32(%rsp)\n&/' stack
+}
+
+@test "mir cfg: the verifier rejects a branch offset changed by one byte" {
+    build "$M/loops.mir.json"
+    # the rel8 of `jl .Lrk_vsum_loop` (0x7c XX) is the byte after its opcode
+    local off
+    off=$(objdump -d "$W/out.o" | awk '/\tjl / { sub(":", "", $1); print $1; exit }')
+    [ -n "$off" ]
+    local sec
+    sec=$(readelf -S -W "$W/out.o" | awk '$2 == ".text" { print $5 }')
+    cp "$W/out.o" "$W/bad.o"
+    local at=$((0x$sec + 0x$off + 1))
+    local byte
+    byte=$(od -An -tu1 -j "$at" -N1 "$W/out.o" | tr -d ' ')
+    printf "$(printf '\\%03o' $(((byte + 1) % 256)))" | dd of="$W/bad.o" bs=1 seek="$at" conv=notrunc 2>/dev/null
+    ! cmp -s "$W/out.o" "$W/bad.o"
+    run "$BIN/rake-verify" --object "$W/bad.o" <"$W/out.json"
+    echo "$output"
+    [ "$status" -eq 1 ]
+}
+
+# pressure CLASS N: a function with N values of CLASS live at once, each
+# defined by its own instruction at line 10 + i (vector values other than
+# the first are sums, not constant loads rake-ra could repeat)
+pressure() {
+    /usr/bin/python3 - "$1" "$2" >"$W/p.json" <<'EOF'
+import json, sys
+cls, n = sys.argv[1], int(sys.argv[2])
+code, vs = [], []
+for i in range(n):
+    if cls == "vec" and i == 0:
+        code.append({"op": "vmovups", "args": [{"v": 0, "class": "vec", "access": "w"}, {"const": 0}], "origin": "hand", "loc": "10:3"})
+    elif cls == "vec": # not a constant load, so never reloaded
+        code.append({"op": "vaddps", "args": [{"v": i, "class": "vec", "access": "w"}, {"v": i - 1, "class": "vec"}, {"v": 0, "class": "vec"}], "origin": "hand", "loc": "%d:3" % (10 + i)})
+    else:
+        code.append({"op": "movq", "args": [{"v": i, "class": "gpr", "access": "w"}, {"imm": i}], "origin": "hand", "loc": "%d:3" % (10 + i)})
+for i in range(1, n):
+    op = "vaddps" if cls == "vec" else "addq"
+    if cls == "vec":
+        code.append({"op": op, "args": [{"v": n + i, "class": "vec", "access": "w"}, {"v": i - 1 if i == 1 else n + i - 1, "class": "vec"}, {"v": i, "class": "vec"}], "origin": "hand", "loc": "%d:3" % (10 + n + i)})
+    else:
+        code.append({"op": "movq", "args": [{"v": n + i, "class": "gpr", "access": "w"}, {"v": i - 1 if i == 1 else n + i - 1, "class": "gpr"}], "origin": "hand"})
+        code.append({"op": op, "args": [{"v": n + i, "class": "gpr", "access": "rw"}, {"v": i, "class": "gpr"}], "origin": "hand", "loc": "%d:3" % (10 + n + i)})
+last = 2 * n - 1
+res = {"op": "vmovaps", "args": [{"reg": "ymm0", "class": "vec", "access": "w"}, {"v": last, "class": "vec"}], "origin": "result"} if cls == "vec" else \
+      {"op": "movq", "args": [{"reg": "rax", "class": "gpr", "access": "w"}, {"v": last, "class": "gpr"}], "origin": "result"}
+code.append(res)
+f = {"name": "p", "kind": "scratch", "loc": "1:1", "args": [],
+     "result": {"type": "rack<f32>" if cls == "vec" else "i64", "reg": "ymm0" if cls == "vec" else "rax"},
+     "vregs": 2 * n, "fmas": 0, "consts": [{"size": 32, "words": ["0x3f800000"] * 8}],
+     "blocks": [{"label": "entry", "code": code, "term": {"kind": "ret", "loc": "1:1"}}]}
+print(json.dumps({"ir": "rake.mir", "version": 2, "source": "p.rk", "target": "x86-avx2", "allocated": False, "functions": [f]}, indent=1))
+EOF
+}
+
+@test "mir cfg: sixteen live vector values fit x86-avx2, seventeen are a located error" {
+    pressure vec 16
+    build "$W/p.json"
+    pressure vec 17
+    run "$BIN/rake-ra" <"$W/p.json"
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "p.rk:26:3: error: scratch p needs more than the 16 vector registers of x86-avx2 at once: 16 values are live here; Rake never spills to the stack" ]
+}
+
+@test "mir cfg: general registers run into the callee-saved ones, which are saved and restored" {
+    pressure gpr 14
+    build "$W/p.json"
+    grep -q '"saved": \[' "$W/out.json"
+    run /usr/bin/python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["functions"][0]["saved"]))' "$W/out.json"
+    [ "$output" = "rbx r12 r13 r14 r15" ]
+    # pushes first, pops in reverse before the return
+    [ "$(grep -c $'^\tpushq' "$W/out.s")" -eq 5 ]
+    [ "$(grep -A6 $'^\tpopq\t%r15' "$W/out.s" | tr '\n' ' ')" = $'\tpopq\t%r15 \tpopq\t%r14 \tpopq\t%r13 \tpopq\t%r12 \tpopq\t%rbx \tvzeroupper \tret ' ]
+    # a missing restore is rejected
+    sed '/^\tpopq\t%r12$/d' "$W/out.s" >"$W/bad.s"
+    as --64 "$W/bad.s" -o "$W/bad.o"
+    run "$BIN/rake-verify" --object "$W/bad.o" <"$W/out.json"
+    [ "$status" -eq 1 ]
+    # fifteen are too many: rsp and rbp are reserved
+    pressure gpr 15
+    run "$BIN/rake-ra" <"$W/p.json"
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "p.rk:24:3: error: scratch p needs more than the 14 general registers of x86-avx2 (rsp and rbp are reserved) at once: 14 values are live here; Rake never spills to the stack" ]
+}
+
+@test "mir cfg: a register of another target is refused with exit 2" {
+    for bad in '"reg": "v0"' '"reg": "x3"' '"reg": "zmm17"' '"reg": "k1"'; do
+        sed "0,/\"reg\": \"ymm0\"/s//$bad/" "$M/loops.mir.json" >"$W/bad.json"
+        ! cmp -s "$M/loops.mir.json" "$W/bad.json"
+        run "$BIN/rake-ra" <"$W/bad.json"
+        echo "$output"
+        [ "$status" -eq 2 ]
+        [[ "${lines[0]}" =~ ^rake-ra:\ \<stdin\>:[0-9]+:[0-9]+:\ .*is\ not\ a\ register\ of\ x86-avx2 ]]
+    done
+    # and the other way round: an x86 register in an aarch64-neon document
+    sed 's/"target": "x86-avx2"/"target": "aarch64-neon"/' "$M/loops.mir.json" >"$W/arm.json"
+    run "$BIN/rake-ra" <"$W/arm.json"
+    [ "$status" -eq 2 ]
+    [[ "${lines[0]}" == *'"rdi" is not a register of aarch64-neon'* ]]
+}
+
+@test "mir cfg: edges are checked: argument counts, branches into parameters, jumps to the entry" {
+    /usr/bin/python3 - "$M/loops.mir.json" "$W" <<'EOF'
+import json, sys, copy
+d = json.load(open(sys.argv[1]))
+def out(name, f):
+    e = copy.deepcopy(d)
+    f(e["functions"][0]["blocks"])
+    json.dump(e, open("%s/%s.json" % (sys.argv[2], name), "w"), indent=1)
+out("nargs", lambda b: b[1]["term"]["args"].pop())
+out("branch", lambda b: b[0]["term"].update({"then": "loop"}))
+out("entryparam", lambda b: b[0].update({"params": [{"v": 9, "class": "vec"}]}))
+EOF
+    run "$BIN/rake-ra" <"$W/nargs.json"
+    [ "$status" -eq 2 ]
+    [[ "${lines[0]}" == *"the jump gives 1 arguments, and loop has 2 parameters"* ]]
+    run "$BIN/rake-ra" <"$W/branch.json"
+    [ "$status" -eq 2 ]
+    [[ "${lines[0]}" == *"a branch reaches a block with parameters"* ]]
+    run "$BIN/rake-ra" <"$W/entryparam.json"
+    [ "$status" -eq 2 ]
+    [[ "${lines[0]}" == *"the entry block has no parameters"* ]]
+}
