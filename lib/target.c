@@ -3,9 +3,110 @@
  * a mnemonic: it only searches the rows. */
 #include "target.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
+
 static const char *const class_names[RK_RC_COUNT] = {"vec", "gpr", "mask"};
+
+/* --- name indexes -------------------------------------------------------------------
+ * Decoders look up every register name and mnemonic of a document, so
+ * each target gets, on first use, two open-addressed hash tables over its
+ * rows (sized to a power of two above twice the rows; they grow with the
+ * table, nothing is dropped). */
+
+typedef struct Slot {
+    const char *key;
+    int a, b, c; /* register: class, number, bits; mnemonic: row */
+} Slot;
+
+typedef struct Index {
+    const RkTarget *t;
+    Slot *regs, *insns;
+    unsigned nregs, ninsns; /* capacities (powers of two) */
+} Index;
+
+static Index indexes[8];
+
+static unsigned hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static Slot *table(unsigned n)
+{
+    Slot *t = calloc(n, sizeof *t);
+    if (!t)
+        rk_diag_internal("out of memory for the target's name index");
+    return t;
+}
+
+static void put(Slot *t, unsigned cap, const char *key, int a, int b, int c)
+{
+    unsigned i = hash(key) & (cap - 1);
+    while (t[i].key && strcmp(t[i].key, key))
+        i = (i + 1) & (cap - 1);
+    if (!t[i].key)
+        t[i] = (Slot){key, a, b, c};
+}
+
+static const Slot *get(const Slot *t, unsigned cap, const char *key)
+{
+    for (unsigned i = hash(key) & (cap - 1); t[i].key; i = (i + 1) & (cap - 1))
+        if (!strcmp(t[i].key, key))
+            return &t[i];
+    return NULL;
+}
+
+static unsigned capacity(unsigned rows)
+{
+    unsigned n = 16;
+    while (n < 2 * rows + 1)
+        n *= 2;
+    return n;
+}
+
+static void index_regs(Index *x, const RkTarget *t)
+{
+    unsigned rows = 0;
+    for (int c = 0; c < RK_RC_COUNT; c++)
+        for (const RkRegView *v = t->regs[c].views; v && v->names; v++)
+            rows += (unsigned)t->regs[c].count;
+    x->nregs = capacity(rows);
+    x->regs = table(x->nregs);
+    for (int c = 0; c < RK_RC_COUNT; c++) {
+        const RkRegFile *f = &t->regs[c];
+        for (const RkRegView *v = f->views; v && v->names; v++)
+            for (int n = 0; n < f->count && v->bits <= f->full_bits; n++)
+                put(x->regs, x->nregs, v->names[n], c, n, v->bits == f->full_bits ? 0 : v->bits);
+    }
+}
+
+static const Index *index_of(const RkTarget *t)
+{
+    int i = 0;
+    while (i < 8 && indexes[i].t && indexes[i].t != t)
+        i++;
+    if (i == 8)
+        rk_diag_internal("more than 8 targets indexed");
+    Index *x = &indexes[i];
+    if (x->t)
+        return x;
+    x->t = t;
+    index_regs(x, t);
+    unsigned rows = 0;
+    while (t->insns[rows].mnem)
+        rows++;
+    x->ninsns = capacity(rows);
+    x->insns = table(x->ninsns);
+    for (unsigned r = 0; r < rows; r++)
+        put(x->insns, x->ninsns, t->insns[r].mnem, (int)r, 0, 0);
+    return x;
+}
 
 const RkTarget *rk_target_find(const char *profile)
 {
@@ -46,28 +147,21 @@ const char *rk_target_reg_name(const RkTarget *t, RkRegClass c, int num, int bit
 
 bool rk_target_reg_parse(const RkTarget *t, const char *name, RkRegRef *r, int *bits)
 {
-    for (int c = 0; c < RK_RC_COUNT; c++) {
-        const RkRegFile *f = &t->regs[c];
-        if (!f->views)
-            continue;
-        for (const RkRegView *v = f->views; v->names; v++)
-            for (int n = 0; n < f->count && v->bits <= f->full_bits; n++)
-                if (!strcmp(v->names[n], name)) {
-                    r->cls = (RkRegClass)c;
-                    r->num = n;
-                    *bits = v->bits == f->full_bits ? 0 : v->bits;
-                    return true;
-                }
-    }
-    return false;
+    const Index *x = index_of(t);
+    const Slot *s = get(x->regs, x->nregs, name);
+    if (!s)
+        return false;
+    r->cls = (RkRegClass)s->a;
+    r->num = s->b;
+    *bits = s->c;
+    return true;
 }
 
 const RkInsnDesc *rk_target_insn(const RkTarget *t, const char *mnem)
 {
-    for (const RkInsnDesc *d = t->insns; d->mnem; d++)
-        if (!strcmp(d->mnem, mnem))
-            return d;
-    return NULL;
+    const Index *x = index_of(t);
+    const Slot *s = get(x->insns, x->ninsns, mnem);
+    return s ? &t->insns[s->a] : NULL;
 }
 
 bool rk_target_has(const RkTarget *t, const RkInsnDesc *d)

@@ -258,21 +258,16 @@ static bool gpr_named(const Ctx *c, const char *name, RkRegRef *r)
     return false;
 }
 
+/* Whether the operand text names a reserved general register: alone, or
+ * as a memory operand's base or index, "(base,index,scale,disp)". */
 static bool names_reserved(const Ctx *c, const char *op)
 {
-    for (int g = 0; g < c->t->regs[RK_RC_GPR].count; g++) {
-        if (!(c->t->regs[RK_RC_GPR].reserved >> g & 1u))
-            continue;
-        for (int bits = 32; bits <= 64; bits += 32) {
-            const char *n = rk_target_reg_name(c->t, RK_RC_GPR, g, bits);
-            size_t len = strlen(n);
-            if (!strcmp(op, n) || (op[0] == '(' && !strncmp(op + 1, n, len) && op[1 + len] == ',') ||
-                strstr(op, rk_arena_printf(&rk_heap, ",%s,", n)))
-                return true;
-        }
-    }
     RkRegRef r;
-    return gpr_named(c, op, &r) && (c->t->regs[RK_RC_GPR].reserved >> r.num & 1u);
+    if (op[0] != '(')
+        return gpr_named(c, op, &r) && (c->t->regs[RK_RC_GPR].reserved >> r.num & 1u);
+    char base[16] = "", index[16] = "";
+    int n = sscanf(op, "(%15[^,],%15[^,],", base, index);
+    return (n >= 1 && names_reserved(c, base)) || (n == 2 && names_reserved(c, index));
 }
 
 static const RkInsnDesc *mir_desc(const Ctx *c, const RkMInstr *mi)
