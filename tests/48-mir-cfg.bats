@@ -188,6 +188,37 @@ EOF
     [ "${lines[0]}" = "p.rk:24:3: error: scratch p needs more than the 14 general registers of x86-avx2 (rsp and rbp are reserved) at once: 14 values are live here; Rake never spills to the stack" ]
 }
 
+# masks N: an x86-avx512 function with N mask values live at once (each a
+# vptestmd at line 10 + i, each later the write mask of a move)
+masks() {
+    /usr/bin/python3 - "$1" >"$W/m.json" <<'EOF'
+import json, sys
+n = int(sys.argv[1])
+v = lambda i, acc=None: dict({"v": i, "class": "vec"}, **({"access": acc} if acc else {}))
+k = lambda i, acc=None: dict({"v": i, "class": "mask"}, **({"access": acc} if acc else {}))
+code = [{"op": "vptestmd", "args": [k(1 + i, "w"), v(0), v(0)], "origin": "hand", "loc": "%d:3" % (10 + i)} for i in range(n)]
+for i in range(n):
+    mv = dict(v(1 + n + i, "w"), mask=k(1 + i), zeroing=True)
+    code.append({"op": "vmovaps", "args": [mv, v(0)], "origin": "hand", "loc": "%d:3" % (10 + n + i)})
+code.append({"op": "vmovaps", "args": [{"reg": "zmm0", "class": "vec", "access": "w"}, v(2 * n)], "origin": "result"})
+f = {"name": "m", "kind": "scratch", "loc": "1:1", "args": [{"name": "x", "type": "rack<f32>", "reg": "zmm0", "vreg": 0}],
+     "result": {"type": "rack<f32>", "reg": "zmm0"}, "vregs": 2 * n + 1, "fmas": 0, "consts": [],
+     "blocks": [{"label": "entry", "code": code, "term": {"kind": "ret", "loc": "1:1"}}]}
+print(json.dumps({"ir": "rake.mir", "version": 2, "source": "m.rk", "target": "x86-avx512", "allocated": False, "functions": [f]}, indent=1))
+EOF
+}
+
+@test "mir cfg: seven live AVX-512 masks use k1-k7, eight are a located error" {
+    masks 7
+    build "$W/m.json"
+    for k in 1 2 3 4 5 6 7; do grep -q "{%k$k}{z}" "$W/out.s"; done
+    ! grep -q '%k0' "$W/out.s"
+    masks 8
+    run "$BIN/rake-ra" <"$W/m.json"
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "m.rk:17:3: error: scratch m needs more than the 7 mask registers of x86-avx512 (k0 is reserved) at once: 7 values are live here; Rake never spills to the stack" ]
+}
+
 @test "mir cfg: a register of another target is refused with exit 2" {
     for bad in '"reg": "v0"' '"reg": "x3"' '"reg": "zmm17"' '"reg": "k1"'; do
         sed "0,/\"reg\": \"ymm0\"/s//$bad/" "$M/loops.mir.json" >"$W/bad.json"
