@@ -26,7 +26,8 @@ build() {
 
 @test "mir cfg: the hand-written loops fit the schema before and after allocation" {
     "$BIN/rake-ra" <"$M/loops.mir.json" >"$W/ra.json"
-    run tools/validate-ir ir-schema/rake.mir.schema.json "$M/loops.mir.json" "$W/ra.json"
+    "$BIN/rake-ra" <"$M/loops512.mir.json" >"$W/ra512.json"
+    run tools/validate-ir ir-schema/rake.mir.schema.json "$M"/*.mir*.json "$W/ra.json" "$W/ra512.json"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
@@ -103,6 +104,21 @@ tamper() {
     tamper 's/^\tvmovups\t%ymm1, (%rdi)$/\tvmovups\t%ymm1, (%rsi)/' selection
     tamper 's/^\tsubq\t$1, %rsi$/\tcall\tabort\n&/' control-flow
     tamper 's/^\tvaddps\t(%rdi,%rax,1), %ymm0, %ymm0$/\tvmovups\t%ymm0, -32(%rsp)\n&/' stack
+}
+
+@test "mir cfg: the AVX-512 loops, with EVEX-compressed displacements, verify; a changed displacement doesn't" {
+    # loops512.mir.json: loops.mir.json in zmm registers, its sum reading
+    # 128 bytes on and its scale writing 192 bytes back (disp8 * 64)
+    build "$M/loops512.mir.json"
+    grep -qx $'\tvaddps\t128(%rdi,%rax,1), %zmm0, %zmm0' "$W/out.s"
+    grep -qx $'\tvmovups\t%zmm1, -192(%rdi)' "$W/out.s"
+    sed 's/^\tvmovups\t%zmm1, -192(%rdi)$/\tvmovups\t%zmm1, -128(%rdi)/' "$W/out.s" >"$W/bad.s"
+    ! cmp -s "$W/out.s" "$W/bad.s"
+    as --64 "$W/bad.s" -o "$W/bad.o"
+    run "$BIN/rake-verify" --object "$W/bad.o" <"$W/out.json"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"selection: the selection has vmovups zmm1, (rdi,,1,-192) here"* ]]
 }
 
 @test "mir cfg: the verifier rejects a branch offset changed by one byte" {
