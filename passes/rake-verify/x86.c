@@ -371,10 +371,13 @@ static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
 
 static void check_whole(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
-    if (c->t->index == 0 || !strcmp(mi->origin, "entry") || !strcmp(mi->origin, "result"))
+    if (!strcmp(mi->origin, "entry") || !strcmp(mi->origin, "result"))
         return;
     for (int k = 0; k < in->nops; k++) {
-        if (strncmp(in->ops[k], "xmm", 3))
+        RkRegRef r;
+        int bits;
+        /* a vector register narrower than the profile's (xmm in AVX2 code) */
+        if (!rk_target_reg_parse(c->t, in->ops[k], &r, &bits) || r.cls != RK_RC_VEC || !bits)
             continue;
         bool count = k == 0 && in->nops == 3 && (!strcmp(in->mnem, "vpslld") ||
                                                  !strcmp(in->mnem, "vpsrld") ||
