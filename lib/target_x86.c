@@ -6,7 +6,8 @@
  * 32 bits): rsp and rbp are reserved, System V's callee-saved rbx and
  * r12-r15 come last in the allocation order, so a function saves one only
  * when it needs more general registers than the caller-saved ones.  The
- * mask file exists on AVX-512 only: k1-k7 (k0 can't be a write mask).
+ * 8- and 16-bit views are named too, so the verifier knows a write to cl
+ * or r9w for what it is.  The mask file exists on AVX-512 only: k1-k7 (k0 can't be a write mask).
  *
  * The instruction table lists every mnemonic an x86 selector may emit,
  * in AT&T spelling (as Capstone prints it), and a few SSE4.1/SSSE3 ones
@@ -41,10 +42,14 @@ static const char *const r64[] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi
                                   "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
 static const char *const r32[] = {"eax", "ecx", "edx",  "ebx",  "esp",  "ebp",  "esi",  "edi",
                                   "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d"};
+static const char *const r16[] = {"ax",  "cx",  "dx",   "bx",   "sp",   "bp",   "si",   "di",
+                                  "r8w", "r9w", "r10w", "r11w", "r12w", "r13w", "r14w", "r15w"};
+static const char *const r8[] = {"al",  "cl",  "dl",   "bl",   "spl",  "bpl",  "sil",  "dil",
+                                 "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b", "r15b"};
 static const char *const kreg[] = {"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"};
 
 static const RkRegView vec_views[] = {{128, xmm}, {256, ymm}, {512, zmm}, {0, NULL}};
-static const RkRegView gpr_views[] = {{32, r32}, {64, r64}, {0, NULL}};
+static const RkRegView gpr_views[] = {{8, r8}, {16, r16}, {32, r32}, {64, r64}, {0, NULL}};
 static const RkRegView mask_views[] = {{16, kreg}, {0, NULL}};
 
 static const int8_t vec_order[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,

@@ -86,9 +86,10 @@ build() {
     cmp "$W/a.json" "$W/c.json"
 }
 
-# tamper SED: the loops' assembly edited by SED is rejected naming RULE
+# tamper DOC SED RULE: DOC's assembly edited by SED is rejected naming RULE
 tamper() {
-    build "$M/loops.mir.json"
+    build "$1"
+    shift
     sed -e "$1" "$W/out.s" >"$W/bad.s"
     ! cmp -s "$W/out.s" "$W/bad.s"
     as --64 "$W/bad.s" -o "$W/bad.o"
@@ -99,25 +100,19 @@ tamper() {
 }
 
 @test "mir cfg: the verifier rejects a branch to another block, a changed address and an added call" {
-    tamper 's/^\tjl\t.Lrk_vsum_loop$/\tjl\t.Lrk_vsum_done/' selection
-    tamper 's/^\tvaddps\t(%rdi,%rax,1)/\tvaddps\t8(%rdi,%rax,1)/' selection
-    tamper 's/^\tvmovups\t%ymm1, (%rdi)$/\tvmovups\t%ymm1, (%rsi)/' selection
-    tamper 's/^\tsubq\t$1, %rsi$/\tcall\tabort\n&/' control-flow
-    tamper 's/^\tvaddps\t(%rdi,%rax,1), %ymm0, %ymm0$/\tvmovups\t%ymm0, -32(%rsp)\n&/' stack
+    tamper "$M/loops.mir.json" 's/^\tjl\t.Lrk_vsum_loop$/\tjl\t.Lrk_vsum_done/' selection
+    tamper "$M/loops.mir.json" 's/^\tvaddps\t(%rdi,%rax,1)/\tvaddps\t8(%rdi,%rax,1)/' selection
+    tamper "$M/loops.mir.json" 's/^\tvmovups\t%ymm1, (%rdi)$/\tvmovups\t%ymm1, (%rsi)/' selection
+    tamper "$M/loops.mir.json" 's/^\tsubq\t$1, %rsi$/\tcall\tabort\n&/' control-flow
+    tamper "$M/loops.mir.json" 's/^\tvaddps\t(%rdi,%rax,1), %ymm0, %ymm0$/\tvmovups\t%ymm0, -32(%rsp)\n&/' stack
 }
 
 @test "mir cfg: the AVX-512 loops, with EVEX-compressed displacements, verify; a changed displacement doesn't" {
     # loops512.mir.json: loops.mir.json in zmm registers, its sum reading
     # 128 bytes on and its scale writing 192 bytes back (disp8 * 64)
-    build "$M/loops512.mir.json"
+    tamper "$M/loops512.mir.json" 's/^\tvmovups\t%zmm1, -192(%rdi)$/\tvmovups\t%zmm1, -128(%rdi)/' selection
     grep -qx $'\tvaddps\t128(%rdi,%rax,1), %zmm0, %zmm0' "$W/out.s"
     grep -qx $'\tvmovups\t%zmm1, -192(%rdi)' "$W/out.s"
-    sed 's/^\tvmovups\t%zmm1, -192(%rdi)$/\tvmovups\t%zmm1, -128(%rdi)/' "$W/out.s" >"$W/bad.s"
-    ! cmp -s "$W/out.s" "$W/bad.s"
-    as --64 "$W/bad.s" -o "$W/bad.o"
-    run "$BIN/rake-verify" --object "$W/bad.o" <"$W/out.json"
-    echo "$output"
-    [ "$status" -eq 1 ]
     [[ $output == *"selection: the selection has vmovups zmm1, (rdi,,1,-192) here"* ]]
 }
 

@@ -42,8 +42,7 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     int budget = 16;
     for (int b = 0; b < f->nblocks; b++)
         for (int i = 0; i < f->blocks[b]->ninstrs; i++)
-            budget += 4 * (f->blocks[b]->instrs[i].nops == 2 &&
-                           f->blocks[b]->instrs[i].ops[1].kind == RK_MO_CONST);
+            budget += 4 * ra_const_load(&f->blocks[b]->instrs[i]);
     for (;;) {
         ra_positions(&ra);
         ra.r = calloc((size_t)f->nvregs + 1, sizeof *ra.r);

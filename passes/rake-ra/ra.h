@@ -57,6 +57,7 @@ RkMInstr *ra_instr_at(Ra *ra, int pos); /* NULL for a block entry or terminator 
  * (*cls its class) */
 int ra_scan(Ra *ra, int *cls);
 bool ra_rematerialise(Ra *ra, int stuck, int cls);
+bool ra_const_load(const RkMInstr *in); /* a load from the constant pool */
 _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls);
 
 /* resolve.c */

@@ -169,7 +169,7 @@ int ra_scan(Ra *ra, int *cls)
 
 /* --- rematerialisation --------------------------------------------------------------- */
 
-static bool const_load(const RkMInstr *in)
+bool ra_const_load(const RkMInstr *in)
 {
     return in && in->nops == 2 && in->ops[1].kind == RK_MO_CONST;
 }
@@ -193,7 +193,7 @@ static bool remat_candidate(Ra *ra, int v)
     if (x->pinned || x->live_out || x->lo < 0 || ra->pos.block[x->lo] != ra->pos.block[x->hi])
         return false;
     const RkMInstr *in = ra_instr_at(ra, x->lo);
-    return const_load(in) && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
+    return ra_const_load(in) && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
            in->ops[0].reg.num == v && in->ops[0].def && !in->ops[0].use &&
            in->ops[0].mask.num < 0 && !in->ops[0].bits;
 }

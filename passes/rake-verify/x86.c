@@ -242,20 +242,7 @@ static void violation(Ctx *c, const Insn *in, const char *rule, const char *fmt,
 static bool gpr_named(const Ctx *c, const char *name, RkRegRef *r)
 {
     int bits;
-    if (!strncmp(name, "(", 1))
-        return false;
-    if (rk_target_reg_parse(c->t, name, r, &bits))
-        return r->cls == RK_RC_GPR;
-    /* the 8- and 16-bit names the table doesn't list */
-    static const char *low[] = {"al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil", "ax", "cx",
-                                "dx", "bx", "sp", "bp", "si", "di", "ah", "ch", "dh", "bh", NULL};
-    for (int i = 0; low[i]; i++)
-        if (!strcmp(low[i], name)) {
-            r->cls = RK_RC_GPR;
-            r->num = i < 16 ? i % 8 : i % 4;
-            return true;
-        }
-    return false;
+    return rk_target_reg_parse(c->t, name, r, &bits) && r->cls == RK_RC_GPR;
 }
 
 /* Whether the operand text names a reserved general register: alone, or
@@ -294,15 +281,16 @@ static void check_flow(Ctx *c, const Insn *in, const RkInsnDesc *d, const RkMIns
     if ((d && (d->flags & RK_I_CALL)) || !strncmp(m, "call", 4) || !strcmp(m, "syscall") ||
         !strncmp(m, "int", 3))
         return violation(c, in, "control-flow", "a kernel makes no calls");
-    if ((m[0] == 'j' || !strncmp(m, "loop", 4)) && !selection_has(c, RK_I_BRANCH))
+    if (((d && (d->flags & RK_I_BRANCH)) || m[0] == 'j' || !strncmp(m, "loop", 4)) &&
+        !selection_has(c, RK_I_BRANCH))
         return violation(c, in, "control-flow", "the selection has one block: no jumps or "
                                                 "branches");
-    if ((!strcmp(m, "ret") || !strcmp(m, "ud2")) && !last && !(here & (RK_I_RET | RK_I_TRAP)))
+    if (d && (d->flags & (RK_I_RET | RK_I_TRAP)) && !last && !(here & (RK_I_RET | RK_I_TRAP)))
         return violation(c, in, "control-flow", "%s before the end of the function, where the "
                                                 "selection has no return or trap",
                          m);
-    if (!strncmp(m, "push", 4) || !strncmp(m, "pop", 3) || !strcmp(m, "leave") ||
-        !strcmp(m, "enter")) {
+    if ((d && (d->flags & RK_I_STACK)) || !strncmp(m, "push", 4) || !strncmp(m, "pop", 3) ||
+        !strcmp(m, "leave") || !strcmp(m, "enter")) {
         if (!(d && (d->flags & RK_I_STACK)) || !selection_has(c, RK_I_STACK))
             return violation(c, in, "stack", "a kernel touches the stack only to save and "
                                              "restore the callee-saved registers it uses");
@@ -490,6 +478,12 @@ static void check_selection(Ctx *c, const Insn *in, const RkMInstr *mi)
     violation(c, in, "selection", "the selection has %s%s here", mi->op, buf);
 }
 
+/* Whether control can't fall out of the function after this instruction. */
+static bool ends_flow(const Ctx *c, const char *m)
+{
+    return !strcmp(m, c->t->ret) || !strcmp(m, c->t->jump) || !strcmp(m, c->t->trap);
+}
+
 static void verify_function(Ctx *c, csh h)
 {
     ElfSection *text = &c->obj->sections[c->obj->text];
@@ -533,10 +527,9 @@ static void verify_function(Ctx *c, csh h)
     if (!c->failed && (int)c->n < c->fl.n)
         violation(c, NULL, "selection", "the object ends before the selection's %s",
                   c->fl.ins[c->n].op);
-    if (!c->failed && (c->n == 0 || (strcmp(ins[c->n - 1].mnem, "ret") &&
-                                     strcmp(ins[c->n - 1].mnem, "jmp") &&
-                                     strcmp(ins[c->n - 1].mnem, "ud2"))))
-        violation(c, NULL, "control-flow", "the function doesn't end in ret, jmp or ud2");
+    if (!c->failed && (c->n == 0 || !ends_flow(c, ins[c->n - 1].mnem)))
+        violation(c, NULL, "control-flow", "the function doesn't end in %s, %s or %s", c->t->ret,
+                  c->t->jump, c->t->trap);
     cs_free(c->ci, c->n);
 }
 
