@@ -120,6 +120,7 @@ int rk_mir_const(RkMFunc *f, int size, const uint32_t *words)
     RkMConst *c = &f->consts[f->nconsts];
     memset(c, 0, sizeof *c);
     c->size = size;
+    c->words = rk_arena_alloc(&rk_heap, sizeof(uint32_t) * (size_t)nw);
     memcpy(c->words, words, sizeof(uint32_t) * (size_t)nw);
     return f->nconsts++;
 }
@@ -395,7 +396,10 @@ const char *rk_mir_operand_str(const RkMModule *m, const RkMOp *o)
             s = rk_arena_printf(&rk_heap, "%s+%s*%d", s, reg_str(m, o->index, 64), o->scale);
         if (o->disp)
             s = rk_arena_printf(&rk_heap, "%s%+" PRId64, s, o->disp);
-        return rk_arena_printf(&rk_heap, "%s%d[%s]", mark, o->bits, s);
+        s = rk_arena_printf(&rk_heap, "%s%d[%s]", mark, o->bits, s);
+        if (o->mask.num >= 0)
+            s = rk_arena_printf(&rk_heap, "%s{%s}", s, reg_str(m, o->mask, 0));
+        return s;
     }
     }
     return "?";

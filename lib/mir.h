@@ -96,9 +96,12 @@ typedef struct RkMBlock {
     RkMTerm term;
 } RkMBlock;
 
+enum { RK_MIR_CONST_MAX = 1 << 16 }; /* the largest table: 64 KiB */
+
 typedef struct RkMConst {
-    int size;           /* bytes: 4 (broadcast), 2 (a k mask), 16, 32, 64 */
-    uint32_t words[16]; /* the largest constant is one 512-bit vector */
+    int size;           /* bytes: 4 (broadcast), 2 (a k mask), 16, 32, 64, or a
+                           table (a stack run's lane orders): a multiple of 64 */
+    uint32_t *words;    /* size / 4 words (one for a 2-byte constant) */
 } RkMConst;
 
 typedef struct RkMArg {

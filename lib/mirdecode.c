@@ -166,7 +166,7 @@ static int label_index(Dec *d, const char *label)
 
 static RkMOp dec_mem(Dec *d, json_t *o)
 {
-    only_keys(o, "mem", "bits", "access", NULL);
+    only_keys(o, "mem", "bits", "access", "mask", NULL);
     json_t *a = rk_ir_expect_object(rk_ir_get(o, "mem", true));
     rk_ir_push_key("mem");
     only_keys(a, "base", "index", "scale", "disp", NULL);
@@ -204,6 +204,15 @@ static RkMOp dec_mem(Dec *d, json_t *o)
     if (def && use)
         rk_ir_fail("a memory operand is read or written, not both");
     RkMOp op = rk_mmem(base, index, scale, disp, (int)width, def);
+    if (json_object_get(o, "mask")) { /* a masked store: merging, never zeroing */
+        int mb;
+        rk_ir_push_key("mask");
+        RkMReg k = dec_reg(d, json_object_get(o, "mask"), &mb, RK_RC_MASK, true);
+        rk_ir_pop();
+        if (!def)
+            rk_ir_fail("only a destination has a write mask");
+        op = rk_mmask(op, k, false);
+    }
     return op;
 }
 
@@ -503,10 +512,12 @@ static void dec_consts(RkMFunc *f, json_t *cs)
         only_keys(c, "size", "words", NULL);
         int size = (int)rk_ir_get_int(c, "size", true, 0);
         json_t *w = rk_ir_get_array(c, "words", true);
-        uint32_t words[16] = {0};
-        if (size != 2 && size != 4 && size != 16 && size != 32 && size != 64)
-            rk_ir_fail("a constant is 2, 4, 16, 32 or 64 bytes");
+        if (size != 2 && size != 4 && size != 16 && size != 32 &&
+            !(size >= 64 && size <= RK_MIR_CONST_MAX && size % 64 == 0))
+            rk_ir_fail("a constant is 2, 4, 16 or 32 bytes, or a multiple of 64 bytes up to %d",
+                       RK_MIR_CONST_MAX);
         size_t nw = size == 2 ? 1 : (size_t)size / 4;
+        uint32_t *words = rk_arena_alloc(&rk_heap, sizeof *words * nw);
         if (json_array_size(w) != nw)
             rk_ir_fail("a %d-byte constant has %zu words", size, nw);
         rk_ir_push_key("words");

@@ -88,7 +88,7 @@ static json_t *enc_op(const RkMModule *m, const RkMFunc *f, const RkMOp *op)
     const char *acc = access_str(op->def, op->use);
     if (acc)
         json_object_set_new(o, "access", json_string(acc));
-    if (op->kind == RK_MO_REG && op->mask.num >= 0) {
+    if ((op->kind == RK_MO_REG || op->kind == RK_MO_MEM) && op->mask.num >= 0) {
         json_object_set_new(o, "mask", enc_reg(m, op->mask, 0));
         if (op->zero)
             json_object_set_new(o, "zeroing", json_true());

@@ -63,6 +63,8 @@ static void operand(const RkMFunc *f, const RkMOp *o)
         if (o->index.num >= 0)
             printf(",%%%s,%d", reg_name(o->index, 64), o->scale);
         putchar(')');
+        if (o->mask.num >= 0)
+            printf("{%%%s}", reg_name(o->mask, 0));
         break;
     }
 }
@@ -92,7 +94,7 @@ static void function(const RkMFunc *f)
     printf("\t.section\t.rodata\n");
     for (int k = 0; k < f->nconsts; k++) {
         const RkMConst *c = &f->consts[k];
-        int align = c->size == 64 ? 6 : c->size == 32 ? 5 : c->size == 16 ? 4 : c->size == 4 ? 2 : 1;
+        int align = c->size >= 64 ? 6 : c->size == 32 ? 5 : c->size == 16 ? 4 : c->size == 4 ? 2 : 1;
         printf("\t.p2align %d\n.Lrk_%s_c%d:\n", align, f->name, k);
         if (c->size == 2) {
             printf("\t.short\t0x%04x\n", c->words[0] & 0xffff);

@@ -30,6 +30,7 @@ typedef struct Sel {
     int *kvreg;          /* constant index -> the vreg loaded with it, or -1 */
     int nk;
     int k;               /* AVX-512: the mask vreg last written (kdef) */
+    int hoist;           /* a run: the block constants load in (-1: where used) */
 } Sel;
 
 extern Sel *S;
@@ -69,5 +70,8 @@ int bitmask(int m);
 int fma3(int a, int b, int c);
 RkMOp kdef(void);                       /* a fresh mask vreg, written */
 RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
+
+/* run.c: a stack run's blocks, after main.c's entry */
+void select_run(RkFunc *nf, RkMFunc *mf);
 
 #endif

@@ -62,6 +62,24 @@ static void entry(RkFunc *nf, RkMFunc *mf)
         RkMArg *a = &mf->args[i];
         a->name = nf->pnames[i];
         a->type = rk_nir_type_str(ty);
+        if (ty->kind == RK_T_STACK) { /* a descriptor's address */
+            if (nint == t->nargs[RK_RC_GPR])
+                rk_diag_fatal(nf->loc, "run %s needs a %s integer argument register for stack "
+                                       "%s; System V passes %s in registers, and Rake never "
+                                       "passes arguments on the stack",
+                              nf->name, ordinal(nint + 1), nf->pnames[i],
+                              number(t->nargs[RK_RC_GPR]));
+            a->reg = rk_mreg(RK_RC_GPR, false, t->args[RK_RC_GPR][nint++].num);
+            a->bits = 64;
+            a->vreg = rk_mir_vreg(mf, RK_RC_GPR);
+            S->vreg[id] = a->vreg;
+            continue;
+        }
+        if (ty->kind == RK_T_VIEW || ty->kind == RK_T_PTR)
+            rk_diag_fatal(nf->loc, "run %s: view parameters (general runs) are work in progress "
+                                   "on native targets (spec page 00, \"Whole programs\"); "
+                                   "they compile for wasm-simd128 and run with --interpret",
+                          nf->name);
         if (is_int_uniform(ty)) {
             if (nint == t->nargs[RK_RC_GPR])
                 rk_diag_fatal(nf->loc, "%s needs a %s integer argument register; System V "
@@ -132,14 +150,31 @@ static void result(RkFunc *nf, RkMFunc *mf, int value)
      * needs it (lib/mir.c, rk_mir_flatten) */
 }
 
+/* Up to eight uniforms stay in vector registers across a run's loop
+ * (spec page 00, "Native stack runs"). */
+static void check_uniforms(RkFunc *nf)
+{
+    int n = 0;
+    for (int i = 0; i < nf->nparams; i++)
+        n += nf->ptypes[i]->kind == RK_T_SCALAR;
+    if (n > 8)
+        rk_diag_fatal(nf->loc, "run %s has %d uniform parameters; a native stack run keeps at "
+                               "most eight in vector registers",
+                      nf->name, n);
+}
+
 static void select_func(RkFunc *nf, RkMModule *mm)
 {
-    if (strcmp(nf->kind, "scratch") && strcmp(nf->kind, "rake"))
-        rk_diag_fatal(nf->loc, "run %s: native compilation of runs is work in progress in "
-                               "this backend; scratches and rakes compile",
+    bool run = !strcmp(nf->kind, "stack_run");
+    if (!strcmp(nf->kind, "general_run"))
+        rk_diag_fatal(nf->loc, "run %s: general runs over views are work in progress on native "
+                               "targets (spec page 00, \"Whole programs\"); they compile for "
+                               "wasm-simd128 and run with --interpret",
                       nf->name);
-    if (nf->nblocks != 1)
+    if (!run && nf->nblocks != 1)
         rk_diag_internal("kernel %s has %d blocks", nf->name, nf->nblocks);
+    if (run)
+        check_uniforms(nf);
     RkMFunc *mf = rk_mir_func(mm, nf->name, nf->kind);
     mf->loc = nf->loc;
     rk_mir_block(mf, "entry");
@@ -148,6 +183,8 @@ static void select_func(RkFunc *nf, RkMModule *mm)
     S->nf = nf;
     S->mf = mf;
     S->vreg = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
+    for (int i = 0; i <= nf->nvalues; i++)
+        S->vreg[i] = -1;
     S->type = rk_arena_alloc(&rk_heap, sizeof(RkType *) * (size_t)(nf->nvalues + 1));
     for (int i = 0; i < nf->nparams; i++)
         S->type[nf->params[i]] = nf->ptypes[i];
@@ -156,6 +193,12 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         if (b->instrs[i]->id >= 0)
             S->type[b->instrs[i]->id] = b->instrs[i]->type;
     entry(nf, mf);
+    if (run) {
+        mf->result = rk_mreg(RK_RC_VEC, false, -1);
+        mf->result_type = "void";
+        select_run(nf, mf);
+        return;
+    }
     for (int i = 0; i < b->ninstrs; i++) {
         RkInstr *in = b->instrs[i];
         int v = select_instr(in);
@@ -189,7 +232,8 @@ int main(int argc, char **argv)
     if (strcmp(p->name, nm->target))
         rk_ir_fail_at("/target", "the document was lowered for %s, not %s", nm->target, p->name);
     rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
-    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1};
+    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1,
+               -1};
     sel.level = sel.target->index + 1; /* SSE2, AVX2, AVX512 */
     S = &sel;
     RkMModule *mm = RK_NEW(RkMModule);

@@ -62,8 +62,13 @@ static int load_const(const char *op, int cidx)
         S->nk = n;
     }
     if (S->kvreg[cidx] < 0) {
-        int d = fresh();
+        /* in a run, before the loop: every block the constant's uses are
+         * in comes after the entry */
+        int d = fresh(), cur = S->mf->cur;
+        if (S->hoist >= 0)
+            S->mf->cur = S->hoist;
         ins(op, 2, rk_mvd(d), rk_mc(cidx));
+        S->mf->cur = cur;
         S->kvreg[cidx] = d;
     }
     return S->kvreg[cidx];

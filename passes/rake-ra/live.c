@@ -76,6 +76,8 @@ static void op_regs(const RkMOp *o, RkMReg *out, int *n)
             out[(*n)++] = o->reg;
         if (o->index.num >= 0)
             out[(*n)++] = o->index;
+        if (o->mask.num >= 0) /* a masked store */
+            out[(*n)++] = o->mask;
     }
 }
 

@@ -92,8 +92,7 @@ static int occurrences(Ra *ra, int pos, int *out, int cap)
         for (int k = 0; k < in->nops; k++) {
             const RkMOp *o = &in->ops[k];
             ADD(o->reg);
-            if (o->kind == RK_MO_REG)
-                ADD(o->mask);
+            ADD(o->mask);
             if (o->kind == RK_MO_MEM)
                 ADD(o->index);
         }

@@ -1,0 +1,940 @@
+/* run.c: stack runs on x86, from rake.nir's loop to rake.mir's blocks.
+ *
+ * rake-lower already wrote the run as a loop (docs/nir.md, "Stack runs"):
+ * an entry that reads the descriptors, a head testing the record index
+ * against the last full rack, a body over full racks, a tail under the
+ * mask `lane < count mod lanes`, and an exit that writes a compaction's
+ * count.  Every native-IR block becomes a machine block with the same
+ * parameters; this file adds what the kernels never needed:
+ *
+ *   - general registers.  Descriptors, column pointers, the count, the
+ *     record index and the compaction cursor are 64-bit integers in
+ *     general registers; `i64` arithmetic is addq/subq/andq, a comparison
+ *     stays pending until a branch or a select reads it (cmpq, then jcc or
+ *     cmov), and `ptr.add` is not an instruction at all but the address
+ *     (column, index, element size) of the loads and stores that use it.
+ *   - transfers.  Full racks move with unaligned vector loads and stores;
+ *     compact columns (u8 i8 u16 i16) widen with packed extension and
+ *     narrow with the spec's truncations.  In the tail, AVX-512 masks
+ *     every transfer with a k register and AVX2 moves 32-bit columns with
+ *     vmaskmovps/vpmaskmovd; everything else is a count-guarded lane
+ *     transfer: a test of the mask's bit, then one lane-sized load or
+ *     store, so no byte past the last record is touched.
+ *   - compaction.  AVX-512 compresses under a k mask; AVX2 looks the
+ *     selection bits up in a 256-entry table of lane orders and permutes
+ *     with vpermps; SSE2 branches on the four bits to one of 16 fixed
+ *     pshufd permutations.  A full rack stores whole racks at the cursor,
+ *     which never passes the records already read; the tail stores only
+ *     its selected lanes.
+ * Vector constants are loaded once, in the entry, so the loop keeps them
+ * in registers, as it keeps the broadcast uniforms.  What a native run
+ * can't do yet (views, reductions, scans, lane extraction and insertion,
+ * shuffles, slow blocks) is a located error naming the operation. */
+#include <string.h>
+
+#include "arena.h"
+#include "isel.h"
+#include "nirops.h"
+
+int select_instr(RkInstr *in);
+
+typedef struct Addr {
+    int base, index; /* general vregs; index -1: none */
+    int scale;       /* the element's bytes */
+    int64_t disp;
+} Addr;
+
+typedef struct Flag {
+    const char *cc;  /* a condition of the target: a <cc> b */
+    int a, b;
+} Flag;
+
+typedef struct Memo {  /* per mask value, within one native-IR block */
+    int bits, count, prefix_bits, table;
+    int *perm;         /* SSE2: per compress_store instruction index, its permuted vreg */
+} Memo;
+
+static struct {
+    RkBlock *nb;       /* the native-IR block being selected */
+    Addr *addr;
+    bool *is_addr;
+    Flag *flag;
+    bool *is_flag;
+    Memo *memo;
+    int *nir2mir;      /* native-IR block id -> machine block */
+    int nlabels;
+} R;
+
+/* --- operands ------------------------------------------------------------------ */
+
+static int gnew(void) { return rk_mir_vreg(S->mf, RK_RC_GPR); }
+static RkMReg greg(int v) { return rk_mreg(RK_RC_GPR, true, v); }
+static RkMOp gr(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bits, false, true); }
+static RkMOp gw(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bits, true, false); }
+static RkMOp gx(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bits, true, true); }
+
+static RkMOp mem(Addr a, int64_t elems, int bits, bool def)
+{
+    RkMReg none = rk_mreg(RK_RC_GPR, false, -1);
+    return rk_mmem(greg(a.base), a.index >= 0 ? greg(a.index) : none, a.scale,
+                   a.disp + elems * a.scale, bits, def);
+}
+
+static bool is_int64(const RkType *t)
+{
+    return t && t->kind == RK_T_SCALAR && (t->elem == RK_E_I64 || t->elem == RK_E_U64);
+}
+
+static int elem_bytes(const RkType *ptr) { return rk_elem_bits(ptr->elem) / 8; }
+
+static const RkType *type_of(int id) { return S->type[id]; }
+
+/* --- blocks -------------------------------------------------------------------- */
+
+static int block(const char *tag)
+{
+    return rk_mir_block(S->mf, rk_arena_printf(&rk_heap, "%s%d", tag, R.nlabels++));
+}
+
+static RkMTerm *term_of(int b) { return &S->mf->blocks[b]->term; }
+
+static void set_jump(int from, int to)
+{
+    RkMTerm *t = term_of(from);
+    t->kind = RK_MT_JUMP;
+    t->then = to;
+    t->origin = S->origin;
+    t->nir = S->nir;
+    t->loc = S->loc;
+}
+
+static void set_branch(int from, const char *cc, int then, int els)
+{
+    RkMTerm *t = term_of(from);
+    t->kind = RK_MT_BRANCH;
+    t->cond = cc;
+    t->then = then;
+    t->els = els;
+    t->origin = S->origin;
+    t->nir = S->nir;
+    t->loc = S->loc;
+}
+
+static int vparam(int b)
+{
+    int v = fresh();
+    rk_mir_param(S->mf->blocks[b], rk_mreg(RK_RC_VEC, true, v));
+    return v;
+}
+
+static int gparam(int b)
+{
+    int v = gnew();
+    rk_mir_param(S->mf->blocks[b], greg(v));
+    return v;
+}
+
+/* `testl $bit, bits`; then a block for the lanes whose bit is set. */
+static int test_bit(int bits, int k)
+{
+    ins("testl", 2, gr(bits, 32), rk_mi(1ll << k));
+    return S->mf->cur;
+}
+
+/* --- general-register values ---------------------------------------------------- */
+
+static int gconst(uint64_t bits)
+{
+    int64_t v = (int64_t)bits;
+    if (v < INT32_MIN || v > INT32_MAX)
+        rk_diag_fatal(S->loc, "native stack run %s: the 64-bit constant %lld doesn't fit a "
+                              "sign-extended 32-bit immediate",
+                      S->nf->name, (long long)v);
+    int d = gnew();
+    ins("movq", 2, gw(d, 64), rk_mi(v));
+    return d;
+}
+
+static int gbin(const char *op, int a, int b)
+{
+    int d = gnew();
+    ins("movq", 2, gw(d, 64), gr(a, 64));
+    ins(op, 2, gx(d, 64), gr(b, 64));
+    return d;
+}
+
+static const char *int_cc(RkOp op, bool sign)
+{
+    switch (op) {
+    case RK_OP_U_CMP_EQ: return "e";
+    case RK_OP_U_CMP_NE: return "ne";
+    case RK_OP_U_CMP_LT: return sign ? "l" : "b";
+    case RK_OP_U_CMP_LE: return sign ? "le" : "be";
+    case RK_OP_U_CMP_GT: return sign ? "g" : "a";
+    default: return sign ? "ge" : "ae";
+    }
+}
+
+static Flag flag_of(RkInstr *in, int k)
+{
+    int id = in->args[k];
+    if (!R.is_flag[id])
+        rk_diag_fatal(in->loc, "native stack run %s: %s reads a Boolean that isn't a comparison "
+                               "of integers; a native run branches only on its loop's counts",
+                      S->nf->name, in->op);
+    return R.flag[id];
+}
+
+static void compare(Flag f) { ins("cmpq", 2, gr(f.a, 64), gr(f.b, 64)); }
+
+static int gselect(RkInstr *in)
+{
+    Flag f = flag_of(in, 0);
+    int d = gnew();
+    ins("movq", 2, gw(d, 64), gr(S->vreg[in->args[2]], 64));
+    compare(f);
+    ins(rk_arena_printf(&rk_heap, "cmov%sq", f.cc), 2, gx(d, 64), gr(S->vreg[in->args[1]], 64));
+    return d;
+}
+
+static Addr addr_of(int id)
+{
+    if (R.is_addr[id])
+        return R.addr[id];
+    return (Addr){S->vreg[id], -1, elem_bytes(type_of(id)), 0};
+}
+
+static void ptr_add(RkInstr *in)
+{
+    Addr a = addr_of(in->args[0]);
+    int i = S->vreg[in->args[1]];
+    if (a.index >= 0) { /* an address of an address: form the first */
+        int d = gnew();
+        ins("leaq", 2, gw(d, 64), mem(a, 0, 8, false));
+        a = (Addr){d, -1, a.scale, 0};
+    }
+    a.index = i;
+    if (S->level == AVX512) {
+        /* Capstone 4 decodes no EVEX instruction whose base and index are
+         * both r8-r15, and the verifier must read every byte: AVX-512
+         * transfers address a column through one register per rack */
+        int d = gnew();
+        ins("leaq", 2, gw(d, 64), mem(a, 0, 8, false));
+        a = (Addr){d, -1, a.scale, 0};
+    }
+    R.addr[in->id] = a;
+    R.is_addr[in->id] = true;
+}
+
+/* --- masks --------------------------------------------------------------------- */
+
+static Memo *memo(int mask_id) { return &R.memo[mask_id]; }
+
+/* AVX-512: the k register of a mask vector. */
+static RkMReg kreg(int m)
+{
+    ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
+    return rk_mreg(RK_RC_MASK, true, S->k);
+}
+
+/* The mask's lanes as the low bits of a general register. */
+static int mask_bits(int mask_id, int m)
+{
+    Memo *mm = mask_id >= 0 ? memo(mask_id) : NULL;
+    if (mm && mm->bits >= 0)
+        return mm->bits;
+    int d = gnew();
+    if (S->level == AVX512) {
+        RkMReg k = kreg(m);
+        ins("kmovw", 2, gw(d, 32), rk_mo_reg(k, 0, false, true));
+    } else {
+        ins(pick("movmskps", "vmovmskps", ""), 2, gw(d, 32), rk_mv(m));
+    }
+    if (mm)
+        mm->bits = d;
+    return d;
+}
+
+/* The number of set bits of a 4-bit mask without POPCNT (SSE2):
+ * x - (x >> 1 & 5), then its two 2-bit fields added. */
+static int popcount4(int bits)
+{
+    int x = gnew(), t = gnew();
+    ins("movl", 2, gw(x, 32), gr(bits, 32));
+    ins("movl", 2, gw(t, 32), gr(bits, 32));
+    ins("shrl", 2, gx(t, 32), rk_mi(1));
+    ins("andl", 2, gx(t, 32), rk_mi(5));
+    ins("subl", 2, gx(x, 32), gr(t, 32));
+    int h = gnew();
+    ins("movl", 2, gw(h, 32), gr(x, 32));
+    ins("shrl", 2, gx(h, 32), rk_mi(2));
+    ins("andl", 2, gx(x, 32), rk_mi(3));
+    ins("addl", 2, gx(x, 32), gr(h, 32));
+    return x;
+}
+
+static int popcount(int mask_id)
+{
+    Memo *mm = memo(mask_id);
+    if (mm->count >= 0)
+        return mm->count;
+    int bits = mask_bits(mask_id, S->vreg[mask_id]);
+    int d;
+    if (S->level == SSE2) {
+        d = popcount4(bits);
+    } else {
+        d = gnew();
+        ins("popcntl", 2, gw(d, 32), gr(bits, 32));
+    }
+    return mm->count = d;
+}
+
+/* lane k < n: n broadcast, compared with 0, 1, 2, ... */
+static int lanes_below(int n)
+{
+    int b = fresh();
+    ins(pick("movd", "vmovd", "vmovd"), 2, rk_mvx(rk_mvd(b)), gr(n, 32));
+    int v = fresh();
+    if (S->level == SSE2)
+        ins("pshufd", 3, rk_mvd(v), rk_mv(b), rk_mi(0));
+    else
+        ins("vpbroadcastd", 2, rk_mvd(v), rk_mvx(rk_mv(b)));
+    uint32_t iota[16];
+    for (int k = 0; k < lanes(); k++)
+        iota[k] = (uint32_t)k;
+    return icmp("gt", true, v, konst_vector(iota));
+}
+
+/* --- lanes --------------------------------------------------------------------- */
+
+/* pshufd's immediate putting lane 0 at lane k and lane 1 (zero after a
+ * lane-sized load) everywhere else. */
+static int place_imm(int k)
+{
+    int imm = 0;
+    for (int j = 0; j < 4; j++)
+        imm |= (j == k ? 0 : 1) << (2 * j);
+    return imm;
+}
+
+static int shufd(int v, int imm)
+{
+    int d = fresh();
+    ins(pick("pshufd", "vpshufd", "vpshufd"), 3, rk_mvd(d), rk_mv(v), rk_mi(imm));
+    return d;
+}
+
+/* AVX2: the upper 128 bits of v in both halves, or v's lower half in the
+ * upper half with zeros below. */
+static int halves(int v, int imm)
+{
+    int d = fresh();
+    ins("vperm2f128", 4, rk_mvd(d), rk_mv(v), rk_mv(v), rk_mi(imm));
+    return d;
+}
+
+static const char *widen_load(int bytes, bool sign)
+{
+    if (bytes == 1)
+        return sign ? "movsbl" : "movzbl";
+    return sign ? "movswl" : "movzwl";
+}
+
+/* Lane k's record, alone in lane k of a fresh vector (zeros elsewhere). */
+static int lane_load(Addr a, int k, bool sign)
+{
+    int t = fresh();
+    if (a.scale == 4 && S->level == SSE2) {
+        ins("movss", 2, rk_mvd(t), mem(a, k, 32, false));
+    } else {
+        int r = gnew();
+        ins(a.scale == 4 ? "movl" : widen_load(a.scale, sign), 2, gw(r, 32),
+            mem(a, k, a.scale * 8, false));
+        ins(pick("movd", "vmovd", "vmovd"), 2, rk_mvx(rk_mvd(t)), gr(r, 32));
+    }
+    if (k == 0)
+        return t;
+    if (k >= 4)
+        return shufd(halves(t, 0x08), place_imm(k - 4));
+    return shufd(t, place_imm(k));
+}
+
+/* Lane k of v in lane 0 of a vector. */
+static int lane_to_low(int v, int k)
+{
+    if (k == 0)
+        return v;
+    if (k >= 4)
+        return shufd(halves(v, 0x11), (k - 4) * 0x55);
+    return shufd(v, k * 0x55);
+}
+
+static void lane_store(Addr a, int v, int k)
+{
+    int t = lane_to_low(v, k);
+    if (a.scale == 4 && S->level == SSE2) {
+        ins("movss", 2, mem(a, k, 32, true), rk_mvx(rk_mv(t)));
+        return;
+    }
+    int r = gnew();
+    ins(pick("movd", "vmovd", "vmovd"), 2, gw(r, 32), rk_mvx(rk_mv(t)));
+    const char *op = a.scale == 1 ? "movb" : a.scale == 2 ? "movw" : "movl";
+    ins(op, 2, mem(a, k, a.scale * 8, true), gr(r, a.scale * 8));
+}
+
+/* Count-guarded transfers: lane k moves only when bit k of `bits` is set. */
+static int guarded_load(Addr a, int bits, bool sign)
+{
+    int x = konst_splat(0);
+    for (int k = 0; k < lanes(); k++) {
+        int here = test_bit(bits, k);
+        int skip = block("skip");
+        int next_from_skip = S->mf->cur;
+        int load = block("lane");
+        int t = lane_load(a, k, sign);
+        int y = vlogic('|', x, t);
+        int load_end = S->mf->cur;
+        int next = block("joined");
+        int xn = vparam(next);
+        set_branch(here, "ne", load, skip);
+        set_jump(next_from_skip, next);
+        rk_mir_jump_arg(term_of(next_from_skip), rk_mreg(RK_RC_VEC, true, x));
+        set_jump(load_end, next);
+        rk_mir_jump_arg(term_of(load_end), rk_mreg(RK_RC_VEC, true, y));
+        x = xn;
+    }
+    return x;
+}
+
+static void guarded_store(Addr a, int bits, int v)
+{
+    for (int k = 0; k < lanes(); k++) {
+        int here = test_bit(bits, k);
+        int store = block("lane");
+        lane_store(a, v, k);
+        int store_end = S->mf->cur;
+        int next = block("stored");
+        set_branch(here, "e", next, store);
+        set_jump(store_end, next);
+    }
+}
+
+/* --- widening and narrowing ------------------------------------------------------ */
+
+static int widen_sse2(int d, int bytes, bool sign)
+{
+    if (sign) {
+        if (bytes == 1)
+            ins("punpcklbw", 2, rk_mvu(d), rk_mv(d));
+        ins("punpcklwd", 2, rk_mvu(d), rk_mv(d));
+        ins("psrad", 2, rk_mvu(d), rk_mi(bytes == 1 ? 24 : 16));
+        return d;
+    }
+    int z = konst_splat(0);
+    if (bytes == 1)
+        ins("punpcklbw", 2, rk_mvu(d), rk_mv(z));
+    ins("punpcklwd", 2, rk_mvu(d), rk_mv(z));
+    return d;
+}
+
+static const char *pmovx(int bytes, bool sign)
+{
+    static const char *ops[2][2] = {{"vpmovzxbd", "vpmovzxwd"}, {"vpmovsxbd", "vpmovsxwd"}};
+    return ops[sign][bytes == 2];
+}
+
+static bool signed_elem(const RkType *ptr) { return rk_elem_is_signed(ptr->elem); }
+
+static bool float_elem(const RkType *ptr) { return ptr->elem == RK_E_F32; }
+
+/* A full rack of the column at a (+ imm records), widened to 32 bits. */
+static int load_full(Addr a, int64_t imm, bool sign)
+{
+    int d = fresh(), n = lanes();
+    if (a.scale == 4) {
+        ins(pick("movups", "vmovups", "vmovups"), 2, rk_mvd(d), mem(a, imm, n * 32, false));
+        return d;
+    }
+    if (S->level == SSE2) {
+        ins(a.scale == 1 ? "movd" : "movsd", 2, rk_mvd(d), mem(a, imm, n * a.scale * 8, false));
+        return widen_sse2(d, a.scale, sign);
+    }
+    ins(pmovx(a.scale, sign), 2, rk_mvd(d), mem(a, imm, n * a.scale * 8, false));
+    return d;
+}
+
+/* The low bytes of each 32-bit lane, packed into the vector's low end. */
+static int narrow(int v, int bytes)
+{
+    int n = lanes();
+    if (S->level == SSE2) {
+        int t = vmov(v);
+        ins("pslld", 2, rk_mvu(t), rk_mi(32 - 8 * bytes));
+        ins("psrad", 2, rk_mvu(t), rk_mi(32 - 8 * bytes));
+        ins("packssdw", 2, rk_mvu(t), rk_mv(t));
+        if (bytes == 1)
+            ins("packsswb", 2, rk_mvu(t), rk_mv(t));
+        return t;
+    }
+    uint32_t sel[8], idx[8];
+    for (int h = 0; h < 2; h++)
+        for (int w = 0; w < 4; w++)
+            sel[h * 4 + w] = bytes == 1 ? (w == 0 ? 0x0c080400u : 0x80808080u)
+                                        : (w == 0 ? 0x05040100u : w == 1 ? 0x0d0c0908u
+                                                                         : 0x80808080u);
+    for (int k = 0; k < 8; k++)
+        idx[k] = bytes == 1 ? (k == 0 ? 0 : k == 1 ? 4 : 0) : (uint32_t)(k < 4 ? (k % 2) + 4 * (k / 2) : 0);
+    (void)n;
+    int t = fresh(), u = fresh();
+    ins("vpshufb", 3, rk_mvd(t), rk_mv(v), rk_mv(konst_vector(sel)));
+    ins("vpermd", 3, rk_mvd(u), rk_mv(konst_vector(idx)), rk_mv(t));
+    return u;
+}
+
+/* A full rack's store of v (32-bit lanes) into the column at a. */
+static void store_full(Addr a, int64_t imm, int v)
+{
+    int n = lanes();
+    if (a.scale == 4) {
+        ins(pick("movups", "vmovups", "vmovups"), 2, mem(a, imm, n * 32, true), rk_mv(v));
+        return;
+    }
+    if (S->level == AVX512) {
+        ins(a.scale == 1 ? "vpmovdb" : "vpmovdw", 2, mem(a, imm, n * a.scale * 8, true), rk_mv(v));
+        return;
+    }
+    int t = narrow(v, a.scale);
+    int bits = n * a.scale * 8;
+    const char *op = S->level == SSE2 ? (bits == 32 ? "movd" : "movsd")
+                                      : (bits == 64 ? "vmovq" : "vmovups");
+    ins(op, 2, mem(a, imm, bits, true), rk_mvx(rk_mv(t)));
+}
+
+/* --- loads and stores ------------------------------------------------------------ */
+
+static int load(RkInstr *in)
+{
+    const RkType *pt = type_of(in->args[0]);
+    return load_full(addr_of(in->args[0]), in->imm, signed_elem(pt));
+}
+
+static int load_masked(RkInstr *in)
+{
+    const RkType *pt = type_of(in->args[0]);
+    Addr a = addr_of(in->args[0]);
+    a.disp += in->imm * a.scale;
+    int m = S->vreg[in->args[1]], d = fresh(), n = lanes();
+    bool sign = signed_elem(pt);
+    if (S->level == AVX512) {
+        kreg(m);
+        const char *op = a.scale == 4 ? "vmovups" : pmovx(a.scale, sign);
+        ins(op, 2, kmasked(rk_mvd(d), true), mem(a, 0, n * a.scale * 8, false));
+        return d;
+    }
+    if (S->level == AVX2 && a.scale == 4) {
+        ins(float_elem(pt) ? "vmaskmovps" : "vpmaskmovd", 3, rk_mvd(d), rk_mv(m),
+            mem(a, 0, n * 32, false));
+        return d;
+    }
+    return guarded_load(a, mask_bits(in->args[1], m), sign);
+}
+
+static void store(RkInstr *in)
+{
+    store_full(addr_of(in->args[0]), in->imm, S->vreg[in->args[1]]);
+}
+
+static void store_masked(RkInstr *in)
+{
+    const RkType *pt = type_of(in->args[0]);
+    Addr a = addr_of(in->args[0]);
+    a.disp += in->imm * a.scale;
+    int m = S->vreg[in->args[1]], v = S->vreg[in->args[2]], n = lanes();
+    if (S->level == AVX512) {
+        RkMReg k = kreg(m);
+        const char *op = a.scale == 4 ? "vmovups" : a.scale == 1 ? "vpmovdb" : "vpmovdw";
+        ins(op, 2, rk_mmask(mem(a, 0, n * a.scale * 8, true), k, false), rk_mv(v));
+        return;
+    }
+    if (S->level == AVX2 && a.scale == 4) {
+        ins(float_elem(pt) ? "vmaskmovps" : "vpmaskmovd", 3, mem(a, 0, n * 32, true), rk_mv(m),
+            rk_mv(v));
+        return;
+    }
+    guarded_store(a, mask_bits(in->args[1], m), v);
+}
+
+/* --- compaction ------------------------------------------------------------------ */
+
+/* AVX2: the lane order selecting the set bits of each 8-bit pattern, as
+ * bytes (vpmovzxbd widens one entry to vpermps's indices). */
+static int order_table(void)
+{
+    uint32_t w[512];
+    for (int p = 0; p < 256; p++) {
+        uint8_t idx[8] = {0};
+        int n = 0;
+        for (int k = 0; k < 8; k++)
+            if (p >> k & 1)
+                idx[n++] = (uint8_t)k;
+        w[2 * p] = (uint32_t)idx[0] | (uint32_t)idx[1] << 8 | (uint32_t)idx[2] << 16 |
+                   (uint32_t)idx[3] << 24;
+        w[2 * p + 1] = (uint32_t)idx[4] | (uint32_t)idx[5] << 8 | (uint32_t)idx[6] << 16 |
+                       (uint32_t)idx[7] << 24;
+    }
+    return rk_mir_const(S->mf, (int)sizeof w, w);
+}
+
+static int avx2_order(int mask_id)
+{
+    Memo *mm = memo(mask_id);
+    if (mm->table >= 0)
+        return mm->table;
+    int bits = mask_bits(mask_id, S->vreg[mask_id]);
+    int tbl = gnew(), idx = fresh();
+    ins("leaq", 2, gw(tbl, 64), rk_mc(order_table()));
+    Addr a = {tbl, bits, 8, 0};
+    ins("vpmovzxbd", 2, rk_mvd(idx), mem(a, 0, 64, false));
+    return mm->table = idx;
+}
+
+/* SSE2: branch on the four selection bits to one of 16 blocks, each
+ * permuting every column this mask compacts with one pshufd; they join
+ * with the permuted columns, the count and the count's prefix bits. */
+typedef struct Tree {
+    int bits, *vals, nvals, *leaves, nleaves;
+} Tree;
+
+static void leaf(Tree *t, int pat)
+{
+    int sel[4], n = 0;
+    for (int k = 0; k < 4; k++)
+        if (pat >> k & 1)
+            sel[n++] = k;
+    int cnt = n;
+    for (int k = 0; k < 4; k++)
+        if (!(pat >> k & 1))
+            sel[n++] = k;
+    int imm = sel[0] | sel[1] << 2 | sel[2] << 4 | sel[3] << 6;
+    RkMTerm *jt = term_of(S->mf->cur);
+    for (int i = 0; i < t->nvals; i++)
+        rk_mir_jump_arg(jt, rk_mreg(RK_RC_VEC, true, imm == 0xe4 ? t->vals[i] : shufd(t->vals[i], imm)));
+    int c = gnew(), p = gnew();
+    ins("movl", 2, gw(c, 32), rk_mi(cnt));
+    ins("movl", 2, gw(p, 32), rk_mi((1 << cnt) - 1));
+    jt = term_of(S->mf->cur);
+    rk_mir_jump_arg(jt, greg(c));
+    rk_mir_jump_arg(jt, greg(p));
+    t->leaves[t->nleaves++] = S->mf->cur;
+}
+
+static void tree(Tree *t, int bit, int pat)
+{
+    if (bit == 4)
+        return leaf(t, pat);
+    int here = test_bit(t->bits, bit);
+    int zero = block("sel");
+    tree(t, bit + 1, pat);
+    int one = block("sel");
+    tree(t, bit + 1, pat | 1 << bit);
+    set_branch(here, "ne", one, zero);
+}
+
+static void sse2_compact(int mask_id)
+{
+    Memo *mm = memo(mask_id);
+    RkBlock *nb = R.nb;
+    Tree t = {mask_bits(mask_id, S->vreg[mask_id]), NULL, 0, NULL, 0};
+    t.vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
+    t.leaves = rk_arena_alloc(&rk_heap, sizeof(int) * 16);
+    mm->perm = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
+    int *which = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
+    for (int i = 0; i < nb->ninstrs; i++) {
+        RkInstr *c = nb->instrs[i];
+        mm->perm[i] = -1;
+        if (c->opc != RK_OP_RACK_COMPRESS_STORE || c->args[1] != mask_id)
+            continue;
+        int v = S->vreg[c->args[2]];
+        if (v < 0)
+            rk_diag_internal("%s: a compacted column is computed after the compaction starts",
+                             S->nf->name);
+        which[t.nvals] = i;
+        t.vals[t.nvals++] = v;
+    }
+    tree(&t, 0, 0);
+    int join = block("compacted");
+    for (int i = 0; i < t.nvals; i++)
+        mm->perm[which[i]] = vparam(join);
+    mm->count = gparam(join);
+    mm->prefix_bits = gparam(join);
+    for (int l = 0; l < t.nleaves; l++)
+        set_jump(t.leaves[l], join);
+}
+
+static int instr_index(RkInstr *in)
+{
+    for (int i = 0; i < R.nb->ninstrs; i++)
+        if (R.nb->instrs[i] == in)
+            return i;
+    rk_diag_internal("an instruction outside its block");
+}
+
+static void compress_store(RkInstr *in)
+{
+    const RkType *pt = type_of(in->args[0]);
+    Addr a = addr_of(in->args[0]);
+    int mask_id = in->args[1], m = S->vreg[mask_id], v = S->vreg[in->args[2]], n = lanes();
+    bool tail = in->through >= 0;
+    if (S->level == AVX512) {
+        RkMReg k = kreg(m);
+        if (a.scale == 4) {
+            ins("vcompressps", 2, rk_mmask(mem(a, 0, n * 32, true), k, false), rk_mv(v));
+            return;
+        }
+        int t = fresh();
+        ins("vcompressps", 2, rk_mmask(rk_mvd(t), k, true), rk_mv(v));
+        RkMReg kp = kreg(lanes_below(popcount(mask_id)));
+        ins(a.scale == 1 ? "vpmovdb" : "vpmovdw", 2,
+            rk_mmask(mem(a, 0, n * a.scale * 8, true), kp, false), rk_mv(t));
+        return;
+    }
+    int t;
+    Memo *mm = memo(mask_id);
+    if (S->level == AVX2) {
+        t = fresh();
+        ins("vpermps", 3, rk_mvd(t), rk_mv(avx2_order(mask_id)), rk_mv(v));
+    } else {
+        if (!mm->perm)
+            sse2_compact(mask_id);
+        t = mm->perm[instr_index(in)];
+    }
+    if (!tail) {
+        store_full(a, 0, t);
+        return;
+    }
+    int cnt = popcount(mask_id);
+    if (S->level == AVX2 && a.scale == 4) {
+        ins(float_elem(pt) ? "vmaskmovps" : "vpmaskmovd", 3, mem(a, 0, n * 32, true),
+            rk_mv(lanes_below(cnt)), rk_mv(t));
+        return;
+    }
+    if (mm->prefix_bits < 0)
+        mm->prefix_bits = mask_bits(-1, lanes_below(cnt));
+    guarded_store(a, mm->prefix_bits, t);
+}
+
+/* --- one operation --------------------------------------------------------------- */
+
+static _Noreturn void not_in_runs(RkInstr *in, const char *what)
+{
+    rk_diag_fatal(in->loc, "native stack run %s: %s is work in progress in native stack runs "
+                           "(spec page 03); it compiles for wasm-simd128 or runs with "
+                           "--interpret",
+                  S->nf->name, what);
+}
+
+static bool int_args(RkInstr *in) { return in->nargs && is_int64(type_of(in->args[0])); }
+
+static int gpr_op(RkInstr *in)
+{
+    int a = S->vreg[in->args[0]];
+    switch (in->opc) {
+    case RK_OP_U_ADD: return gbin("addq", a, S->vreg[in->args[1]]);
+    case RK_OP_U_SUB: return gbin("subq", a, S->vreg[in->args[1]]);
+    case RK_OP_U_AND: return gbin("andq", a, S->vreg[in->args[1]]);
+    case RK_OP_U_OR: return gbin("orq", a, S->vreg[in->args[1]]);
+    case RK_OP_U_MUL: return gbin("imulq", a, S->vreg[in->args[1]]);
+    case RK_OP_COPY: return a;
+    case RK_OP_U_CMP_EQ: case RK_OP_U_CMP_NE: case RK_OP_U_CMP_LT:
+    case RK_OP_U_CMP_LE: case RK_OP_U_CMP_GT: case RK_OP_U_CMP_GE:
+        R.flag[in->id] = (Flag){int_cc(in->opc, type_of(in->args[0])->elem == RK_E_I64), a,
+                                S->vreg[in->args[1]]};
+        R.is_flag[in->id] = true;
+        return -1;
+    default:
+        rk_diag_fatal(in->loc, "native stack run %s: %s on 64-bit integers has no native form "
+                               "on %s",
+                      S->nf->name, in->op, S->profile->name);
+    }
+}
+
+static int run_instr(RkInstr *in)
+{
+    S->origin = in->op;
+    S->nir = in->id;
+    S->loc = in->loc;
+    switch (in->opc) {
+    case RK_OP_CONST:
+        if (is_int64(in->type))
+            return gconst(in->bits);
+        break;
+    case RK_OP_STACK_COUNT: {
+        int d = gnew();
+        ins("movq", 2, gw(d, 64), mem((Addr){S->vreg[in->args[0]], -1, 8, 0}, 0, 64, false));
+        return d;
+    }
+    case RK_OP_STACK_COLUMN: {
+        int d = gnew();
+        ins("movq", 2, gw(d, 64),
+            mem((Addr){S->vreg[in->args[0]], -1, 8, 0}, 1 + in->imm, 64, false));
+        return d;
+    }
+    case RK_OP_STACK_SET_COUNT:
+        ins("movq", 2, mem((Addr){S->vreg[in->args[0]], -1, 8, 0}, 0, 64, true),
+            gr(S->vreg[in->args[1]], 64));
+        return -1;
+    case RK_OP_PTR_ADD: ptr_add(in); return -1;
+    case RK_OP_RACK_LOAD: return load(in);
+    case RK_OP_RACK_LOAD_MASKED: return load_masked(in);
+    case RK_OP_RACK_STORE: store(in); return -1;
+    case RK_OP_RACK_STORE_MASKED: store_masked(in); return -1;
+    case RK_OP_RACK_COMPRESS_STORE: compress_store(in); return -1;
+    case RK_OP_MASK_POPCOUNT: return popcount(in->args[0]);
+    case RK_OP_MASK_LANES_BELOW: return lanes_below(S->vreg[in->args[0]]);
+    case RK_OP_U_SELECT:
+        if (is_int64(in->type))
+            return gselect(in);
+        break;
+    case RK_OP_SLOW_CALL: not_in_runs(in, "a slow block");
+    case RK_OP_RACK_GATHER: not_in_runs(in, "a gather");
+    case RK_OP_VIEW_PTR: case RK_OP_VIEW_COUNT: case RK_OP_ELEM_LOAD:
+        not_in_runs(in, "a view");
+    default:
+        if (int_args(in) || is_int64(in->type))
+            return gpr_op(in);
+        break;
+    }
+    const RkOpInfo *info = rk_nir_op_info(in->opc);
+    if (info && (info->flags & RK_OPF_CROSS))
+        not_in_runs(in, rk_arena_printf(&rk_heap, "%s (a reduction, scan, extraction, "
+                                                  "insertion or shuffle)",
+                                        in->op));
+    return select_instr(in);
+}
+
+/* --- blocks and edges ------------------------------------------------------------ */
+
+static RkMReg value_reg(int id)
+{
+    const RkType *t = type_of(id);
+    bool gpr = is_int64(t) || t->kind == RK_T_PTR || t->kind == RK_T_STACK;
+    if (R.is_addr[id] || R.is_flag[id])
+        rk_diag_internal("%s: an address or a comparison crosses a block edge", S->nf->name);
+    return rk_mreg(gpr ? RK_RC_GPR : RK_RC_VEC, true, S->vreg[id]);
+}
+
+/* The machine block an edge reaches: the target's, or (when the edge
+ * carries arguments from a branch) a block that jumps there with them. */
+static int edge(RkEdge *e, bool from_branch)
+{
+    int to = R.nir2mir[e->block];
+    if (!e->nargs && (from_branch || !S->mf->blocks[to]->nparams))
+        return to;
+    int from = S->mf->cur;
+    int b = from;
+    if (from_branch) {
+        int cur = S->mf->cur;
+        b = block("edge");
+        S->mf->cur = cur;
+    }
+    set_jump(b, to);
+    for (int k = 0; k < e->nargs; k++)
+        rk_mir_jump_arg(term_of(b), value_reg(e->args[k]));
+    return b;
+}
+
+/* Terminators wait until every block exists (a branch may go forward). */
+typedef struct Pending {
+    int here;
+    RkTerm *t;
+} Pending;
+
+static void terminate(Pending p)
+{
+    RkTerm *t = p.t;
+    S->origin = t->kind == RK_TERM_RET ? "result" : "branch";
+    S->nir = -1;
+    S->loc = t->loc;
+    S->mf->cur = p.here;
+    switch (t->kind) {
+    case RK_TERM_RET:
+        if (t->value >= 0)
+            rk_diag_internal("%s: a stack run returns nothing", S->nf->name);
+        term_of(p.here)->kind = RK_MT_RET;
+        term_of(p.here)->loc = t->loc;
+        return;
+    case RK_TERM_BR:
+        edge(&t->to, false);
+        return;
+    case RK_TERM_CBR: {
+        Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0};
+        if (!f.cc)
+            rk_diag_fatal(t->loc, "native stack run %s: a branch on a Boolean that isn't a "
+                                  "comparison of integers",
+                          S->nf->name);
+        compare(f);
+        int then = edge(&t->to, true), els = edge(&t->alt, true);
+        set_branch(p.here, f.cc, then, els);
+        return;
+    }
+    case RK_TERM_TRAP:
+        rk_diag_fatal(t->loc, "native stack run %s: a trap inside a run is work in progress "
+                              "natively",
+                      S->nf->name);
+    }
+}
+
+static Pending select_block(RkFunc *nf, RkBlock *nb)
+{
+    R.nb = nb;
+    for (int k = 0; k < nb->nparams; k++) {
+        int id = nb->params[k];
+        S->type[id] = nb->ptypes[k];
+        const RkType *t = nb->ptypes[k];
+        bool gpr = is_int64(t) || t->kind == RK_T_PTR;
+        S->vreg[id] = gpr ? gparam(S->mf->cur) : vparam(S->mf->cur);
+    }
+    for (int i = 0; i < nf->nvalues + 1; i++)
+        R.memo[i] = (Memo){-1, -1, -1, -1, NULL};
+    for (int i = 0; i < nb->ninstrs; i++) {
+        RkInstr *in = nb->instrs[i];
+        if (in->id >= 0)
+            S->type[in->id] = in->type;
+        int v = run_instr(in);
+        if (in->id >= 0)
+            S->vreg[in->id] = v;
+    }
+    return (Pending){S->mf->cur, &nb->term};
+}
+
+/* Selects a stack run; main.c has already written the entry (arguments
+ * and uniform broadcasts) into the first block. */
+void select_run(RkFunc *nf, RkMFunc *mf)
+{
+    size_t n = (size_t)nf->nvalues + 1;
+    R.addr = rk_arena_alloc(&rk_heap, sizeof *R.addr * n);
+    R.is_addr = rk_arena_alloc(&rk_heap, sizeof *R.is_addr * n);
+    R.flag = rk_arena_alloc(&rk_heap, sizeof *R.flag * n);
+    R.is_flag = rk_arena_alloc(&rk_heap, sizeof *R.is_flag * n);
+    R.memo = rk_arena_alloc(&rk_heap, sizeof *R.memo * n);
+    memset(R.is_addr, 0, n);
+    memset(R.is_flag, 0, n);
+    int maxid = 0;
+    for (int b = 0; b < nf->nblocks; b++)
+        maxid = nf->blocks[b]->id > maxid ? nf->blocks[b]->id : maxid;
+    R.nir2mir = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(maxid + 1));
+    R.nlabels = 0;
+    Pending *pend = rk_arena_alloc(&rk_heap, sizeof *pend * (size_t)nf->nblocks);
+    /* one machine block per native-IR block, in order (the first is the
+     * entry main.c wrote), each followed by the blocks its transfers need */
+    for (int b = 0; b < nf->nblocks; b++) {
+        RkBlock *nb = nf->blocks[b];
+        R.nir2mir[nb->id] = b == 0 ? 0 : rk_mir_block(mf, rk_arena_printf(&rk_heap, "b%d", nb->id));
+        pend[b] = select_block(nf, nb);
+        if (b == 0)
+            S->hoist = pend[b].here; /* later constants load here, before the loop */
+    }
+    for (int b = 0; b < nf->nblocks; b++)
+        terminate(pend[b]);
+    S->hoist = -1;
+}
