@@ -224,8 +224,10 @@ int main(int argc, char **argv)
 {
     rk_diag_program("rake-emit");
     bool want_header = argc == 2 && !strcmp(argv[1], "--header");
-    if (argc > 1 && !want_header)
-        rk_diag_input("unknown argument '%s' (usage: rake-emit [--header] < rake.mir)", argv[1]);
+    bool c_unit = argc == 2 && !strcmp(argv[1], "--c-unit");
+    if (argc > 2 || (argc > 1 && !want_header && !c_unit))
+        rk_diag_input("unknown argument '%s' (usage: rake-emit [--header | --c-unit] < rake.mir)",
+                      argv[1]);
     RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 2);
     RkMModule *m = rk_mir_decode(doc.root);
     M = m;
@@ -240,11 +242,20 @@ int main(int argc, char **argv)
     if (!m->allocated)
         rk_ir_fail_at("/allocated", "the rake.mir document has virtual registers: run rake-ra "
                                     "first");
-    printf("\t.file\t\"");
-    asm_string(m->source);
-    printf("\"\n");
+    if (c_unit) {
+        /* for a top-level asm statement of a C unit (rake-cgen --asm): the
+         * C compiler's own section stays current around it */
+        printf("\t.pushsection\t.text\n");
+    } else {
+        printf("\t.file\t\"");
+        asm_string(m->source);
+        printf("\"\n");
+    }
     for (int i = 0; i < m->nfuncs; i++)
         function(m->funcs[i]);
-    printf("\t.section\t.note.GNU-stack,\"\",@progbits\n");
+    if (c_unit)
+        printf("\t.popsection\n");
+    else
+        printf("\t.section\t.note.GNU-stack,\"\",@progbits\n");
     return 0;
 }

@@ -283,6 +283,6 @@ _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls)
         at = f->loc;
     rk_diag_fatal(at, "%s %s needs more than the %d %s registers of %s%s at once: %d values "
                       "are live here; Rake never spills to the stack",
-                  f->kind, f->name, rk_target_allocatable(ra->t, (RkRegClass)cls),
+                  strstr(f->kind, "run") ? "run" : f->kind, f->name, rk_target_allocatable(ra->t, (RkRegClass)cls),
                   class_words(cls), ra->t->profile, reserved_note(ra->t, cls), live);
 }

@@ -8,6 +8,9 @@
  *       Disassembles the object with Capstone and checks every register
  *       kernel against its profile's rules and against the allocated
  *       rake.mir selection it was assembled from (x86.c lists the rules).
+ *       --whole-program: the object is a whole program's C unit compiled
+ *       by the platform C compiler; its own functions and their
+ *       relocations are not judged, the selected ones are, byte for byte.
  *
  * Output: nothing on stdout; the verdict is the exit status (0 valid, 1 a
  * violation, 2 an input that isn't the expected document), the reasons are
@@ -25,7 +28,7 @@
 static void usage(void)
 {
     rk_diag_input("usage: rake-verify --ir < rake.nir\n"
-                  "       rake-verify --object F.o [--name SHOWN] < rake.mir");
+                  "       rake-verify --object F.o [--name SHOWN] [--whole-program] < rake.mir");
 }
 
 static uint8_t *read_all(const char *path, size_t *n)
@@ -48,7 +51,7 @@ static uint8_t *read_all(const char *path, size_t *n)
 
 /* path is read; name is what messages call it (rakec verifies a
  * temporary that becomes the output). */
-static int object(const char *path, const char *name)
+static int object(const char *path, const char *name, bool whole)
 {
     RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 2);
     RkMModule *m = rk_mir_decode(doc.root);
@@ -68,7 +71,7 @@ static int object(const char *path, const char *name)
         fprintf(stderr, "rake-verify: elf: %s: %s\n", name, why);
         return RK_EXIT_USER;
     }
-    int bad = verify_x86(obj, m, p);
+    int bad = verify_x86(obj, m, p, whole);
     if (bad) {
         fprintf(stderr, "rake-verify: %s fails verification\n", name);
         return RK_EXIT_USER;
@@ -79,10 +82,13 @@ static int object(const char *path, const char *name)
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-verify");
+    bool whole = argc > 3 && !strcmp(argv[argc - 1], "--whole-program");
+    if (whole)
+        argc--;
     if (argc == 3 && !strcmp(argv[1], "--object"))
-        return object(argv[2], argv[2]);
+        return object(argv[2], argv[2], whole);
     if (argc == 5 && !strcmp(argv[1], "--object") && !strcmp(argv[3], "--name"))
-        return object(argv[2], argv[4]);
+        return object(argv[2], argv[4], whole);
     if (argc != 2 || strcmp(argv[1], "--ir"))
         usage();
     RkIrDoc doc = rk_ir_read(stdin, "rake.nir", 1);

@@ -9,6 +9,6 @@
 #include "profile.h"
 
 /* Each returns the number of kernels (or object-wide problems) that fail. */
-int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p);
+int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p, bool whole);
 
 #endif

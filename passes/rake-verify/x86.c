@@ -549,11 +549,28 @@ static void verify_function(Ctx *c, csh h)
     cs_free(c->ci, c->n);
 }
 
-static int check_relocs(ElfObject *obj)
+/* Whether .text offset `off` lies inside one of the selected functions. */
+static bool in_selection(ElfObject *obj, const RkMModule *m, uint64_t off)
+{
+    for (int k = 0; k < m->nfuncs; k++)
+        for (int i = 0; i < obj->nsymbols; i++) {
+            const ElfSymbol *s = &obj->symbols[i];
+            if (s->type == 2 && s->shndx == obj->text && !strcmp(s->name, m->funcs[k]->name) &&
+                off >= s->value && off < s->value + s->size)
+                return true;
+        }
+    return false;
+}
+
+/* In a whole program's object the C compiler's functions share .text
+ * with the kernels and runs: only relocations inside those are judged. */
+static int check_relocs(ElfObject *obj, const RkMModule *m, bool whole)
 {
     int bad = 0;
     for (int i = 0; i < obj->nrelocs; i++) {
         const ElfReloc *r = &obj->text_relocs[i];
+        if (whole && !in_selection(obj, m, r->offset))
+            continue;
         if (r->type != 2 || r->sym->shndx != obj->rodata) {
             fprintf(stderr, "rake-verify: relocation: .text+0x%llx has relocation type %u "
                             "against %s; kernels only load constants from .rodata\n",
@@ -584,7 +601,7 @@ static int check_symbols(ElfObject *obj, const RkMModule *m)
     return bad;
 }
 
-int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p)
+int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p, bool whole)
 {
     csh h;
     if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
@@ -599,7 +616,7 @@ int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p)
         fprintf(stderr, "rake-verify: elf: the object has no .text section\n");
         return 1;
     }
-    int bad = check_relocs(obj) + check_symbols(obj, m);
+    int bad = check_relocs(obj, m, whole) + (whole ? 0 : check_symbols(obj, m));
     for (int k = 0; k < m->nfuncs; k++) {
         const RkMFunc *f = m->funcs[k];
         ElfSymbol *sym = NULL;

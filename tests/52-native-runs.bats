@@ -1,0 +1,253 @@
+#!/usr/bin/env bats
+# tests/52-native-runs.bats: native stack runs on x86-sse2, x86-avx2 and
+# x86-avx512 (rake-isel-x86's run.c), the object verifier on them, and
+# the kernel report.
+#
+#   patterns    every selection pattern of one rack (16 on SSE2, 256 on
+#               AVX2, a fixed random 4,096 of AVX-512's 65,536) through
+#               compaction and masked update; tails of every count from 0
+#               to three racks plus one; u8, i16, i32 and f32 columns
+#               compacted together; a run reading a second stack.  Each
+#               column ends at an inaccessible page, so touching one record
+#               past the count faults (tests/native/patterns.c).
+#   compiles    the conformance programs marked `compiles:` for x86 build
+#               and verify on every x86 profile
+#   verifier    a run altered by one byte in a branch offset, an address
+#               operand or an embedded literal, or given a call, is rejected
+#   refusals    what native runs don't do yet is a located error
+#   report      the kernel report, line for line as spec page 03 shows it
+#
+# AVX-512 code runs only where /proc/cpuinfo has avx512f; elsewhere it is
+# compiled and verified, and the test says it skipped the execution.
+load lib/common
+
+X86=(x86-sse2 x86-avx2 x86-avx512)
+NT=$RAKE_ROOT/tests/native
+
+has_avx512() { [ -z "${RAKE_X86_NO_AVX512:-}" ] && grep -qw avx512f /proc/cpuinfo; }
+no_avx512_reason="this CPU has no avx512f (/proc/cpuinfo): AVX-512 code compiled and verified, not run"
+
+lanes_of() {
+    case $1 in x86-sse2) echo 4 ;; x86-avx2) echo 8 ;; x86-avx512) echo 16 ;; esac
+}
+
+# build_patterns PROFILE: the runs' object, verified, and the harness.
+build_patterns() {
+    local p=$1 d=$BATS_TEST_TMPDIR/$1
+    mkdir -p "$d"
+    "$BIN/rakec" --verify-native --no-report --target "$p" "$NT/patterns.rk" -o "$d/runs.o"
+    cc -O1 -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror "$NT/patterns.c" "$d/runs.o" -o "$d/patterns"
+}
+
+patterns() {
+    local p=$1 mode=$2
+    build_patterns "$p"
+    if [ "$p" = x86-avx512 ] && ! has_avx512; then
+        skip "$no_avx512_reason"
+    fi
+    run "$BATS_TEST_TMPDIR/$p/patterns" "$(lanes_of "$p")" "$mode"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $output == *" cases" ]]
+}
+
+@test "native runs: every selection pattern of one rack on x86-sse2 (16)" {
+    patterns x86-sse2 select
+    [ "$output" = "96 cases" ]
+}
+
+@test "native runs: every selection pattern of one rack on x86-avx2 (256)" {
+    patterns x86-avx2 select
+    [ "$output" = "1536 cases" ]
+}
+
+@test "native runs: 4,096 selection patterns of one rack on x86-avx512 (run only with avx512f)" {
+    patterns x86-avx512 select
+    [ "$output" = "24576 cases" ]
+}
+
+@test "native runs: tails of 0 to three racks plus one record, every profile" {
+    for p in x86-sse2 x86-avx2; do
+        patterns "$p" tails
+    done
+    patterns x86-avx512 tails
+}
+
+@test "native runs: the page fence catches a run touching one record past its columns" {
+    build_patterns x86-avx2
+    PATTERNS_SHORT=1 run "$BATS_TEST_TMPDIR/x86-avx2/patterns" 8 tails
+    [ "$status" -ne 0 ]
+    [[ $output != *" cases" ]]
+}
+
+@test "native runs: the conformance programs for x86 compile and verify on every x86 profile" {
+    local n=0
+    for f in "$SHARED"/conformance/*.rk; do
+        grep -q '^~~ compiles:.*x86' "$f" || continue
+        for p in "${X86[@]}"; do
+            grep -q "^~~ compiles:.* $p" "$f" || grep -q "^~~ compiles: $p" "$f" || continue
+            run "$BIN/rakec" --verify-native --no-report --target "$p" "$f" -o "$BATS_TEST_TMPDIR/o.o"
+            echo "$f $p: $output"
+            [ "$status" -eq 0 ]
+            n=$((n + 1))
+        done
+    done
+    [ "$n" -ge 12 ]
+}
+
+# --- the verifier on altered runs ------------------------------------------------
+
+# section_offset OBJ NAME: the file offset of a section.
+section_offset() {
+    local hex
+    hex=$(readelf -S -W "$1" | sed 's/^ *\[ *[0-9]*\] *//' | awk -v s="$2" '$1 == s { print $4; exit }')
+    echo $((16#$hex))
+}
+
+# flip OBJ OFFSET: invert one byte.
+flip() {
+    local obj=$1 off=$2 b
+    b=$(od -An -tu1 -j "$off" -N1 "$obj" | tr -d ' ')
+    printf "$(printf '\\%03o' $((b ^ 0x5a)))" | dd of="$obj" bs=1 seek="$off" conv=notrunc status=none
+}
+
+# last_byte OBJ FUNC PATTERN: the .text address of the last byte of the
+# first instruction of FUNC whose objdump line matches PATTERN (a branch's
+# offset, a memory operand's displacement).
+last_byte() {
+    objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" -v pat="$3" '
+        $2 == f { on = 1; next }
+        /^$/ { on = 0 }
+        found && on { sub(":", "", $1); print $1; exit }
+        on && $0 ~ pat { found = 1 }' | { read -r hex; echo $((16#$hex - 1)); }
+}
+
+# altered PROFILE OFFSET-KIND RULE: build tests/native/patterns.rk, flip one
+# byte, and expect rake-verify to reject the object naming RULE.
+altered() {
+    local p=$1 what=$2 d=$BATS_TEST_TMPDIR/alt
+    mkdir -p "$d"
+    "$BIN/rakec" -c --no-report --target "$p" "$NT/patterns.rk" -o "$d/k.o"
+    "$BIN/rakec" --stop-after ra --target "$p" "$NT/patterns.rk" -o "$d/k.mir.json"
+    "$BIN/rake-verify" --object "$d/k.o" <"$d/k.mir.json"
+    local text at
+    text=$(section_offset "$d/k.o" .text)
+    case $what in
+    branch)  at=$(last_byte "$d/k.o" keep '\tj(l|ge|ne|e|b|a|g|le) ') ;;
+    address) at=$(last_byte "$d/k.o" keep 'mov +0x8\(%rdi\)') ;;
+    esac
+    flip "$d/k.o" $((text + at))
+    run "$BIN/rake-verify" --object "$d/k.o" <"$d/k.mir.json"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"keep+"* ]]
+}
+
+@test "native runs: rake-verify rejects a run with one byte changed in a branch offset" {
+    for p in "${X86[@]}"; do
+        altered "$p" branch
+    done
+}
+
+@test "native runs: rake-verify rejects a run with one byte changed in an address operand" {
+    for p in "${X86[@]}"; do
+        altered "$p" address
+    done
+}
+
+@test "native runs: rake-verify rejects a run whose embedded lane-order table differs by one byte" {
+    local d=$BATS_TEST_TMPDIR/lit
+    mkdir -p "$d"
+    "$BIN/rakec" -c --no-report --target x86-avx2 "$NT/patterns.rk" -o "$d/k.o"
+    "$BIN/rakec" --stop-after ra --target x86-avx2 "$NT/patterns.rk" -o "$d/k.mir.json"
+    "$BIN/rake-verify" --object "$d/k.o" <"$d/k.mir.json"
+    # the 2,048-byte table of lane orders, found by its first five entries
+    # (patterns 0 to 4 select nothing, lane 0, lane 1, lanes 0 and 1, lane 2)
+    local want=0000000000000000000000000000000001000000000000000001000000000000020000000000000000
+    local at
+    at=$(od -An -v -tx1 "$d/k.o" | tr -d ' \n' | awk -v w="$want" '{ i = index($0, w); if (i) print (i - 1) / 2 }')
+    [ -n "$at" ]
+    # change the order for the selection pattern 0x2a (lanes 1, 3, 5)
+    flip "$d/k.o" $((at + 0x2a * 8 + 1))
+    run "$BIN/rake-verify" --object "$d/k.o" <"$d/k.mir.json"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"constant: the loaded constant's bytes differ"* ]]
+}
+
+@test "native runs: rake-verify rejects a run with an added call" {
+    local d=$BATS_TEST_TMPDIR/call
+    mkdir -p "$d"
+    for p in "${X86[@]}"; do
+        "$BIN/rakec" -S --no-report --target "$p" "$NT/patterns.rk" -o "$d/k.s"
+        "$BIN/rakec" --stop-after ra --target "$p" "$NT/patterns.rk" -o "$d/k.mir.json"
+        sed -e '/^bump:$/,/ret/s/^\.Lrk_bump_b2:$/&\n\tcall\tbump/' "$d/k.s" >"$d/bad.s"
+        ! cmp -s "$d/k.s" "$d/bad.s"
+        as --64 "$d/bad.s" -o "$d/bad.o"
+        run "$BIN/rake-verify" --object "$d/bad.o" <"$d/k.mir.json"
+        echo "$output"
+        [ "$status" -eq 1 ]
+        [[ $output == *"bump+"*"control-flow: a kernel makes no calls"* ||
+           $output == *"relocation"* ]]
+    done
+}
+
+# --- what native runs don't do yet ------------------------------------------------
+
+@test "native runs: general runs, slow blocks, reductions and too many columns are located errors" {
+    cd "$BATS_TEST_TMPDIR"
+    printf 'run copy(x: []f32, out: mut []f32):\n  out[<0>] <- x[<0>]\n' >general.rk
+    run "$BIN/rakec" -c --target x86-avx2 general.rk
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "general.rk:1:1: error: x86-avx2 can't compile general runs yet: general runs over views are work in progress on native targets" ]
+    printf 'pack P {\n  f32: v;\n}\nrun total(s: stack P) -> stack P:\n  let <t: f32> = sum(s.v)\n  s with { v: s.v + <t> }\n' >reduce.rk
+    run "$BIN/rakec" -c --target x86-sse2 reduce.rk
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "reduce.rk:5:18: error: x86-sse2 can't compile sum yet: reductions, scans, extraction, insertion and shuffles in stack runs are work in progress" ]
+    printf 'pack P {\n  f32: v;\n}\nrun r(s: stack P, <n: i32>) -> stack P:\n  let <m: f32> = slow {\n    f32(n) + 1.0\n  }\n  s with { v: s.v + <m> }\n' >slowblock.rk
+    run "$BIN/rakec" -c --target x86-avx2 slowblock.rk
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "slowblock.rk:5:18: error: native stack run r: a slow block is work in progress in native stack runs (spec page 03); it compiles for wasm-simd128 or runs with --interpret" ]
+    { printf 'pack W {\n  f32: '
+      for i in $(seq 0 15); do printf 'c%d%s' "$i" "$([ "$i" -lt 15 ] && echo ', ')"; done
+      printf ';\n}\nrun wide(w: stack W) -> stack W:\n  w with { c0: '
+      for i in $(seq 0 15); do printf 'w.c%d%s' "$i" "$([ "$i" -lt 15 ] && echo ' + ')"; done
+      printf ' }\n'; } >wide.rk
+    run "$BIN/rakec" -c --target x86-avx512 wide.rk
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ ${lines[0]} == "wide.rk:4:1: error: "*"run wide needs more than the 14 general registers of x86-avx512"* ]]
+    [ ! -e wide.o ] && [ ! -e general.o ] && [ ! -e reduce.o ] && [ ! -e slowblock.o ]
+}
+
+# --- the report ------------------------------------------------------------------------
+
+@test "native runs: the kernel report of an AVX2 build of the particles example, line for line" {
+    cd "$BATS_TEST_TMPDIR"
+    run "$BIN/rakec" -c --target x86-avx2 "$SHARED/conformance/stacks_particles.rk" -o p.o
+    [ "$status" -eq 0 ]
+    echo "$output"
+    [ "${lines[0]}" = "rakec: kernel report for x86-avx2" ]
+    [ "${lines[1]}" = "  scratch step: 4 instructions" ]
+    [ "${lines[2]}" = "  run advance: 32-bit domain, 8 lanes" ]
+    [ "${lines[3]}" = "    reads kill, posx, velx, posy, vely; replaces posx, posy in place" ]
+    [ "${lines[4]}" = "    selection: masked by #alive" ]
+    [ "${lines[5]}" = "    tail: vmaskmovps for 32-bit columns, guarded lane transfers for compact columns" ]
+    [[ ${lines[6]} == "    code: "*" instructions; a full rack: "*" vector operations for 200 bytes moved ("*" per byte)" ]]
+    run "$BIN/rakec" -c --no-report --target x86-avx2 "$SHARED/conformance/stacks_particles.rk" -o p.o
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+}
+
+@test "native runs: the report names each profile's compaction and tail" {
+    cd "$BATS_TEST_TMPDIR"
+    run "$BIN/rakec" -c --target x86-sse2 "$NT/patterns.rk" -o k.o
+    [[ $output == *"selection: compacted by r.sel != <0>: movmskps bits, a branch to one of 16 pshufd permutations"* ]]
+    [[ $output == *"tail: guarded lane transfers for every column"* ]]
+    run "$BIN/rakec" -c --target x86-avx2 "$NT/patterns.rk" -o k.o
+    [[ $output == *"vmovmskps bits, vpermps by a 256-entry table of lane orders"* ]]
+    run "$BIN/rakec" -c --target x86-avx512 "$NT/patterns.rk" -o k.o
+    [[ $output == *"vcompressps under a k mask"* ]]
+    [[ $output == *"tail: masked moves under a k register for every column"* ]]
+}
