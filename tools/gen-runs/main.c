@@ -8,8 +8,8 @@
  * writes K independent cases (default 25) for profile P (x86-sse2: 4
  * lanes, x86-avx2: 8, x86-avx512: 16; the profile chooses the record
  * counts around its multiples of the lanes).  Case N is, between the lines
- * `~~ begin case N` and `~~ end case N`, its packs c N_A and sometimes
- * cN_B, sometimes a global tine cN_g and a scratch cN_h, one to three runs
+ * `~~ begin case N` and `~~ end case N`, its packs CNA and sometimes
+ * CNB, sometimes a global tine cN_g and a scratch cN_h, one to three runs
  * cN_rJ, and `slow cN() -> i32`, which builds the stacks from array
  * literals, calls the runs and returns a checksum over every column and
  * count of the stacks it changed (case.c).  `slow main() -> i32` mixes
