@@ -547,14 +547,26 @@ static const RkType *working_type(RkElem stored)
     return rk_ty_rack(domain_elem(L->domain_bits, rk_elem_is_signed(stored)));
 }
 
+/* The mask of the rack of records being lowered: the tail's, or -1. */
+static int rack_ctx = -1;
+
+/* A column's rack, loaded once per rack of records and shared by every
+ * later read, so it is loaded under the rack's mask (every record of the
+ * rack), never under the narrower mask of the read that comes first (an
+ * `if` arm, the right operand of `and`/`or`, a through block): a later
+ * read outside that mask, or the old values of `where` and a compaction,
+ * would see zeros (tests/runs/regress/column-first-read-masked.rk). */
 static int load_column(Column *c, RkLoc loc)
 {
     if (c->loaded >= 0)
         return c->loaded;
+    int saved = L->ctx;
+    L->ctx = rack_ctx;
     int p = emit2(RK_OP_PTR_ADD, value_type(c->ptr), c->ptr, L->run_base, loc);
     const RkType *t = working_type(c->elem);
     c->loaded = L->ctx >= 0 ? emit2(RK_OP_RACK_LOAD_MASKED, t, p, L->ctx, loc)
                             : emit1(RK_OP_RACK_LOAD, t, p, loc);
+    L->ctx = saved;
     return c->loaded;
 }
 
@@ -687,8 +699,10 @@ static void stack_run(RkNode *fn)
     set_block(tail);
     L->run_base = full;
     L->ctx = emit1(RK_OP_MASK_LANES_BELOW, rk_ty_mask(L->domain_bits), rem, loc);
+    rack_ctx = L->ctx;
     int cur3 = rack_of_records(fn, pack, cur);
     L->ctx = -1;
+    rack_ctx = -1;
     branch(done, (int[]){cur3}, 1, loc);
     int fin = rk_nir_block_param(L->f, done, I64);
     set_block(done);
