@@ -33,8 +33,25 @@ RkNode *find_decl(const char *name, RkKind k1, RkKind k2)
     return NULL;
 }
 
-static void declare_native(const char *name, const char *proto)
+/* C keywords and the unit's own names can't be a native function's name. */
+static const char *const reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+    "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true",
+    "false", "asm", "main", NULL};
+
+static void declare_native(RkNode *c, const char *name, const char *proto)
 {
+    for (int i = 0; reserved[i]; i++)
+        if (!strcmp(name, reserved[i]))
+            refuse(c->loc, "rake-cgen: '%s' can't be the C name of a native function (the "
+                           "C boundary keeps source names)",
+                   name);
+    if (!strncmp(name, "rk_", 3) || !strncmp(name, "rake_", 5))
+        refuse(c->loc, "rake-cgen: '%s' can't be the C name of a native function: rk_ and "
+                       "rake_ are the generated unit's own",
+               name);
     for (int i = 0; i < G->nnatives; i++)
         if (!strcmp(G->native_names[i], name))
             return;
@@ -190,7 +207,7 @@ static const char *run_call(RkNode *c, RkNode *run)
             emit("rk_run_counts(&%s, %s->count, \"%s\", %d);", first, v[i], run->name,
                  site(c->loc));
     check_aliasing(c, run, v, res);
-    declare_native(run->name, proto.s);
+    declare_native(c, run->name, proto.s);
     Buf b = {0};
     buf_add(&b, "");
     for (int i = 0; i < c->args.len; i++)
@@ -226,7 +243,7 @@ static const char *kernel_call(RkNode *c, RkNode *fn)
     }
     buf_add(&proto, fn->params.len ? ");" : "void);");
     const char *args = args_list(c, fn);
-    declare_native(fn->name, proto.s);
+    declare_native(c, fn->name, proto.s);
     const char *r = tmp(rt);
     emit("%s = %s(%s);", r, fn->name, args);
     return r;
