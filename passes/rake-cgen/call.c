@@ -1,0 +1,266 @@
+/* call.c: calls from slow code.
+ *
+ * Every call first checks the depth (rk_enter: `calls nest more than
+ * 10000 deep` at the call, as the interpreter checks before it evaluates
+ * the arguments), then evaluates the arguments left to right.
+ *
+ *   slow function   rk_fn_<name>(...): scalars and views by value, arrays
+ *                   by pointer (an array parameter is the caller's array).
+ *   stack run       the C boundary of spec page 03: each stack by its
+ *                   descriptor, the result's mutable, uniforms by value.
+ *                   Before the call, the interpreter's checks (run.c):
+ *                   the stacks' counts, the result's columns against every
+ *                   other argument, and against each other.  The run
+ *                   writes the result's count itself.
+ *   kernel          a scratch or rake whose parameters are uniform f32,
+ *                   i32, u32 or bool, returning one of those (System V).
+ *
+ * Runs and kernels keep their source names and are declared once, in the
+ * order they are first called.  General runs (views) and runs holding
+ * slow blocks have no native code yet: a call to one is a located error. */
+#include <string.h>
+
+#include "arena.h"
+#include "cgen.h"
+
+RkNode *find_decl(const char *name, RkKind k1, RkKind k2)
+{
+    RkList d = G->m->decls;
+    for (int i = 0; i < d.len; i++)
+        if ((d.items[i]->kind == k1 || d.items[i]->kind == k2) && d.items[i]->name &&
+            !strcmp(d.items[i]->name, name))
+            return d.items[i];
+    return NULL;
+}
+
+/* C keywords and the unit's own names can't be a native function's name. */
+static const char *const reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+    "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true",
+    "false", "asm", "main", NULL};
+
+static void declare_native(RkNode *c, const char *name, const char *proto)
+{
+    for (int i = 0; reserved[i]; i++)
+        if (!strcmp(name, reserved[i]))
+            refuse(c->loc, "rake-cgen: '%s' can't be the C name of a native function (the "
+                           "C boundary keeps source names)",
+                   name);
+    if (!strncmp(name, "rk_", 3) || !strncmp(name, "rake_", 5))
+        refuse(c->loc, "rake-cgen: '%s' can't be the C name of a native function: rk_ and "
+                       "rake_ are the generated unit's own",
+               name);
+    for (int i = 0; i < G->nnatives; i++)
+        if (!strcmp(G->native_names[i], name))
+            return;
+    G->native_names = rk_arena_grow(&rk_heap, G->native_names, G->nnatives, &G->natives_cap,
+                                    sizeof *G->native_names, 8);
+    G->native_names[G->nnatives++] = name;
+    buf_printf(&G->natives, "%s\n", proto);
+}
+
+/* An argument: the operand of a <...> mark, or the value (arrays as
+ * lvalues); as a view when the parameter is one. */
+static const char *argument(RkNode *a, RkNode *param)
+{
+    if (a->kind == RK_UNIFORM)
+        return ex(a->operand);
+    const RkType *at = type_of(a), *pt = type_of(param);
+    const char *v = ex(a);
+    if (pt->kind == RK_T_VIEW)
+        return view_of(a, v, at);
+    if (pt->kind == RK_T_ARRAY)
+        return fmt("&%s", v);
+    return v;
+}
+
+static const char *args_list(RkNode *c, RkNode *fn)
+{
+    if (c->args.len != fn->params.len)
+        refuse(c->loc, "rake-cgen: '%s' takes %d arguments, not %d", fn->name, fn->params.len,
+               c->args.len);
+    const char **v = rk_arena_alloc(&rk_heap, sizeof *v * (size_t)(c->args.len + 1));
+    for (int i = 0; i < c->args.len; i++)
+        v[i] = argument(c->args.items[i], fn->params.items[i]);
+    Buf b = {0};
+    buf_add(&b, "");
+    for (int i = 0; i < c->args.len; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", v[i]);
+    return b.s;
+}
+
+static const char *slow_call(RkNode *c, RkNode *fn)
+{
+    const char *args = args_list(c, fn);
+    const RkType *t = fn->ty ? type_of(fn) : &rk_ty_unit;
+    const char *callee = fmt("rk_fn_%s(%s)", fn->name, args);
+    if (t->kind == RK_T_UNIT) {
+        emit("%s;", callee);
+        return NULL;
+    }
+    const char *r = tmp(t);
+    emit("%s = %s;", r, callee);
+    return r;
+}
+
+/* --- stack runs ----------------------------------------------------------------------- */
+
+static bool has_slow_block(RkNode *n, void *ctx)
+{
+    (void)ctx;
+    return n->kind == RK_SLOW_BLOCK || rk_ast_any_child(n, has_slow_block, NULL);
+}
+
+static int result_param(RkNode *run)
+{
+    RkNode *last = run->body.len ? run->body.items[run->body.len - 1] : NULL;
+    if (last && (last->kind == RK_WITH || last->kind == RK_COMPACT) && last->stack)
+        for (int i = 0; i < run->params.len; i++)
+            if (run->params.items[i]->slot == last->stack->slot)
+                return i;
+    return -1;
+}
+
+/* Does the run's result statement store into this field? */
+static bool writes(RkNode *last, const char *field)
+{
+    if (last->kind == RK_COMPACT)
+        return true;
+    for (int i = 0; i < last->fields.len; i++)
+        if (!strcmp(last->fields.items[i]->name, field))
+            return true;
+    return false;
+}
+
+static const char *field_ctype(RkNode *field) { return elem_ctype(type_of(field)->elem); }
+
+static void check_aliasing(RkNode *c, RkNode *run, const char **v, int res)
+{
+    RkNode *rp = find_decl(type_of(run->params.items[res])->name, RK_PACK, RK_PACK);
+    int s = site(c->loc);
+    for (int i = 0; i < run->params.len; i++) {
+        const RkType *pt = type_of(run->params.items[i]);
+        if (i == res || pt->kind != RK_T_STACK)
+            continue;
+        RkNode *ap = find_decl(pt->name, RK_PACK, RK_PACK);
+        for (int f = 0; f < rp->fields.len; f++)
+            for (int d = 0; d < ap->fields.len; d++) {
+                RkNode *x = rp->fields.items[f], *y = ap->fields.items[d];
+                emit("rk_run_shares(%s->%s, %s->%s, %s->count, %s->count, sizeof(%s), "
+                     "sizeof(%s), \"%s\", %d);",
+                     v[res], x->name, v[i], y->name, v[res], v[i], field_ctype(x),
+                     field_ctype(y), run->name, s);
+            }
+    }
+    RkNode *last = run->body.items[run->body.len - 1];
+    for (int f = 0; f < rp->fields.len; f++)
+        for (int d = f + 1; d < rp->fields.len; d++) {
+            RkNode *x = rp->fields.items[f], *y = rp->fields.items[d];
+            emit("rk_run_columns(%s->%s, %s->%s, %s->count, sizeof(%s), sizeof(%s), %s, "
+                 "\"%s\", \"%s\", \"%s\", %d);",
+                 v[res], x->name, v[res], y->name, v[res], field_ctype(x), field_ctype(y),
+                 writes(last, x->name) && writes(last, y->name) ? "true" : "false",
+                 run->name, x->name, y->name, s);
+        }
+}
+
+static const char *run_param_ctype(RkNode *c, RkNode *run, int i, int res)
+{
+    RkNode *p = run->params.items[i];
+    const RkType *t = type_of(p);
+    if (t->kind == RK_T_STACK)
+        return fmt("%s%s *", i == res ? "" : "const ", stack_struct(t->name));
+    if (t->kind == RK_T_SCALAR && p->uniform)
+        return elem_ctype(t->elem);
+    refuse(c->loc, "rake-cgen: calling run '%s', whose parameter '%s' is %s: native general "
+                   "runs are work in progress",
+           run->name, p->name, p->ty);
+}
+
+static const char *run_call(RkNode *c, RkNode *run)
+{
+    int res = result_param(run);
+    if (!run->ret || res < 0)
+        refuse(c->loc, "rake-cgen: calling general run '%s': native general runs are work in "
+                       "progress",
+               run->name);
+    if (rk_ast_any_child(run, has_slow_block, NULL))
+        refuse(c->loc, "rake-cgen: calling run '%s', which has slow { } blocks: native slow "
+                       "blocks in runs are work in progress",
+               run->name);
+    Buf proto = {0};
+    buf_printf(&proto, "void %s(", run->name);
+    for (int i = 0; i < run->params.len; i++)
+        buf_printf(&proto, "%s%s", i ? ", " : "", run_param_ctype(c, run, i, res));
+    buf_add(&proto, run->params.len ? ");" : "void);");
+    if (c->args.len != run->params.len)
+        refuse(c->loc, "rake-cgen: '%s' takes %d arguments", run->name, run->params.len);
+    const char **v = rk_arena_alloc(&rk_heap, sizeof *v * (size_t)(c->args.len + 1));
+    for (int i = 0; i < c->args.len; i++)
+        v[i] = argument(c->args.items[i], run->params.items[i]);
+    const char *first = tmp_c("int64_t", "-1");
+    emit("%s = -1;", first);
+    for (int i = 0; i < run->params.len; i++)
+        if (type_of(run->params.items[i])->kind == RK_T_STACK)
+            emit("rk_run_counts(&%s, %s->count, \"%s\", %d);", first, v[i], run->name,
+                 site(c->loc));
+    check_aliasing(c, run, v, res);
+    declare_native(c, run->name, proto.s);
+    Buf b = {0};
+    buf_add(&b, "");
+    for (int i = 0; i < c->args.len; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", v[i]);
+    emit("%s(%s);", run->name, b.s);
+    return v[res];
+}
+
+/* --- kernels ---------------------------------------------------------------------------- */
+
+static const char *kernel_ctype(RkNode *c, RkNode *fn, RkNode *p, const RkType *t)
+{
+    if (t->kind == RK_T_SCALAR && (t->elem == RK_E_F32 || t->elem == RK_E_I32 ||
+                                   t->elem == RK_E_U32 || t->elem == RK_E_BOOL))
+        return elem_ctype(t->elem);
+    refuse(c->loc, "rake-cgen: calling kernel '%s' from slow code with %s %s: only uniform "
+                   "f32, i32, u32 and bool are implemented",
+           fn->name, p ? "a parameter of type" : "a result of type", p ? p->ty : fn->ty);
+}
+
+static const char *kernel_call(RkNode *c, RkNode *fn)
+{
+    const RkType *rt = fn->ty ? type_of(fn) : &rk_ty_unit;
+    Buf proto = {0};
+    buf_printf(&proto, "%s %s(", kernel_ctype(c, fn, NULL, rt), fn->name);
+    for (int i = 0; i < fn->params.len; i++) {
+        RkNode *p = fn->params.items[i];
+        if (!p->uniform)
+            refuse(c->loc, "rake-cgen: calling kernel '%s' from slow code with the rack "
+                           "parameter '%s' is not implemented",
+                   fn->name, p->name);
+        buf_printf(&proto, "%s%s", i ? ", " : "", kernel_ctype(c, fn, p, type_of(p)));
+    }
+    buf_add(&proto, fn->params.len ? ");" : "void);");
+    const char *args = args_list(c, fn);
+    declare_native(c, fn->name, proto.s);
+    const char *r = tmp(rt);
+    emit("%s = %s(%s);", r, fn->name, args);
+    return r;
+}
+
+const char *call(RkNode *c)
+{
+    RkNode *fn = find_decl(c->name, RK_SCRATCH, RK_RAKE);
+    if (!fn)
+        fn = find_decl(c->name, RK_RUN, RK_SLOW);
+    if (!fn)
+        refuse(c->loc, "rake-cgen: calling '%s' (%s) is not implemented", c->name,
+               c->note ? c->note : "unknown");
+    emit("rk_enter(%d);", site(c->loc));
+    switch (fn->kind) {
+    case RK_SLOW: return slow_call(c, fn);
+    case RK_RUN: return run_call(c, fn);
+    default: return kernel_call(c, fn);
+    }
+}

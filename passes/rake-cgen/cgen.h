@@ -1,0 +1,106 @@
+/* cgen.h: the state and helpers of rake-cgen.
+ *
+ *   main.c     options, reading rake.checked, the unit's layout
+ *   out.c      text buffers, C names and types, literals, trap sites
+ *   expr.c     slow-code expressions and built-ins
+ *   call.c     calls: slow functions, stack runs, kernels; native names
+ *   func.c     statements, slow functions, module state
+ *   runtime.c  the runtime text every unit carries
+ *
+ * Code is generated one function at a time into two buffers: `decls`
+ * (every slot and temporary, at the function's top) and `body`.  An
+ * expression's code is a run of statements that leave its value in a
+ * temporary, so evaluation order and traps follow the interpreter's
+ * left-to-right walk exactly. */
+#ifndef RAKE_CGEN_H
+#define RAKE_CGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "types.h"
+
+typedef struct Buf {
+    char *s;
+    size_t len, cap;
+} Buf;
+
+void buf_add(Buf *b, const char *s);
+void buf_printf(Buf *b, const char *fmt, ...) RK_PRINTF(2, 3);
+/* s as C string literal pieces, one per source line. */
+void buf_cstring(Buf *b, const char *s, size_t n);
+
+/* What a slot of the current function holds. */
+typedef struct Slot {
+    const char *name;
+    const RkType *ty;
+    bool param;
+    bool fresh;  /* an array bound in a loop and viewed: new storage per binding */
+} Slot;
+
+typedef struct Cg {
+    RkModule *m;
+    const char *source, *target;
+    const char *src_text;    /* NULL when the source can't be read */
+    Buf sites;               /* rk_sites entries */
+    int nsites;
+    RkLoc *site_locs;
+    int site_cap;
+    Buf types;               /* array structs */
+    const char **arrays;     /* their names, to declare each once */
+    int narrays, arrays_cap;
+    Buf natives;             /* prototypes of runs and kernels */
+    const char **native_names;
+    int nnatives, natives_cap;
+    Buf state;               /* module state and constants */
+    Buf protos, funcs;
+    /* the function being generated */
+    RkNode *fn;
+    Slot *slots;
+    int nslots;
+    Buf decls, body;
+    int tmp, indent, loop_depth;
+    bool uses_frame, uses_out;
+} Cg;
+
+extern Cg *G;
+
+/* out.c */
+void emit(const char *fmt, ...) RK_PRINTF(1, 2);
+const char *fmt(const char *fmt, ...) RK_PRINTF(1, 2);
+const char *elem_ctype(RkElem e);
+const char *ctype(const RkType *t);      /* value type; arrays by struct */
+const char *array_struct(const RkType *t);
+const char *view_struct(RkElem e);
+const char *stack_struct(const char *pack);
+const RkType *type_of(RkNode *n);
+const char *tmp(const RkType *t);        /* a new temporary of type t */
+const char *tmp_c(const char *ctype_text, const char *init);
+int site(RkLoc loc);
+const char *literal(RkNode *lit, RkElem e);
+_Noreturn void refuse(RkLoc loc, const char *fmt, ...) RK_PRINTF(2, 3);
+const char *canon(const char *x, RkElem e); /* the value as canonical uint64_t */
+
+/* expr.c */
+const char *ex(RkNode *e);               /* NULL for no value */
+const char *view_of(RkNode *e, const char *v, const RkType *t);
+const char *builtin(RkNode *call);
+const char *index_place(RkNode *e);      /* o[i] as a checked lvalue */
+
+/* call.c */
+const char *call(RkNode *call);
+RkNode *find_decl(const char *name, RkKind k1, RkKind k2);
+
+/* func.c */
+void gen_function(RkNode *fn);
+void gen_global(RkNode *d);
+const char *global_ref(RkNode *name);   /* pointer to a module value */
+void gen_list(RkList body);
+const char *slot_name(int slot, const char *name);
+
+/* runtime.c */
+extern const char *const cg_runtime[];
+
+#endif
