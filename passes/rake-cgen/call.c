@@ -15,13 +15,17 @@
  *   kernel          a scratch or rake whose parameters are uniform f32,
  *                   i32, u32 or bool, returning one of those (System V).
  *
- * Runs and kernels keep their source names and are declared once, in the
- * order they are first called.  General runs (views) and runs holding
+ * Runs and kernels keep their source names as symbols (declared once, in
+ * the order they are first called, by C names of their own bound to the
+ * symbol with an asm label).  Names of the C library the unit links
+ * (rk_cnames_libc) are refused: in the one assembly file, the unit's own
+ * calls of that function would reach the kernel.  General runs (views) and runs holding
  * slow blocks have no native code yet: a call to one is a located error. */
 #include <string.h>
 
 #include "arena.h"
 #include "cgen.h"
+#include "cnames.h"
 
 RkNode *find_decl(const char *name, RkKind k1, RkKind k2)
 {
@@ -33,24 +37,21 @@ RkNode *find_decl(const char *name, RkKind k1, RkKind k2)
     return NULL;
 }
 
-/* C keywords and the unit's own names can't be a native function's name. */
-static const char *const reserved[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-    "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-    "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true",
-    "false", "asm", "main", NULL};
+/* Native functions are called in the unit by C names of their own,
+ * rk_native_<name>, bound to the symbol by an asm label: a kernel may be
+ * named after a C keyword.  Only rk_ and rake_ names would collide with the
+ * unit's own symbols in the one assembly file. */
+static const char *native_cname(const char *name) { return fmt("rk_native_%s", name); }
 
 static void declare_native(RkNode *c, const char *name, const char *proto)
 {
-    for (int i = 0; reserved[i]; i++)
-        if (!strcmp(name, reserved[i]))
-            refuse(c->loc, "rake-cgen: '%s' can't be the C name of a native function (the "
-                           "C boundary keeps source names)",
-                   name);
     if (!strncmp(name, "rk_", 3) || !strncmp(name, "rake_", 5))
         refuse(c->loc, "rake-cgen: '%s' can't be the C name of a native function: rk_ and "
                        "rake_ are the generated unit's own",
+               name);
+    if (rk_cnames_libc(name))
+        refuse(c->loc, "rake-cgen: '%s' can't be a native function of a whole program: the C "
+                       "library the program links defines that name",
                name);
     for (int i = 0; i < G->nnatives; i++)
         if (!strcmp(G->native_names[i], name))
@@ -58,7 +59,7 @@ static void declare_native(RkNode *c, const char *name, const char *proto)
     G->native_names = rk_arena_grow(&rk_heap, G->native_names, G->nnatives, &G->natives_cap,
                                     sizeof *G->native_names, 8);
     G->native_names[G->nnatives++] = name;
-    buf_printf(&G->natives, "%s\n", proto);
+    buf_printf(&G->natives, "%s __asm__(\"%s\");\n", proto, name);
 }
 
 /* An argument: the operand of a <...> mark, or the value (arrays as
@@ -179,6 +180,45 @@ static const char *run_param_ctype(RkNode *c, RkNode *run, int i, int res)
            run->name, p->name, p->ty);
 }
 
+/* The C boundary's prototype of a stack run (spec page 03): for
+ * --emit-header (`named`) under the run's name with its parameters'
+ * names, which must not be names C reserves; for the unit, under its C
+ * name without parameter names (no `;`: declare_native adds the asm
+ * label).  Errors at c. */
+const char *run_prototype(RkNode *c, RkNode *run, bool named)
+{
+    int res = result_param(run);
+    Buf proto = {0};
+    if (named && rk_cnames_reserved(run->name))
+        refuse(run->loc, "rake-cgen: the run '%s' can't be declared in a C header: C reserves "
+                         "the name",
+               run->name);
+    for (int i = 0; named && i < run->params.len; i++)
+        if (rk_cnames_reserved(run->params.items[i]->name))
+            refuse(run->params.items[i]->loc,
+                   "rake-cgen: the parameter '%s' can't be declared in a C header: C "
+                   "reserves the name",
+                   run->params.items[i]->name);
+    buf_printf(&proto, "void %s(", named ? run->name : native_cname(run->name));
+    for (int i = 0; i < run->params.len; i++) {
+        const char *t = run_param_ctype(c, run, i, res);
+        bool ptr = t[strlen(t) - 1] == '*';
+        buf_printf(&proto, "%s%s%s%s", i ? ", " : "", t, named && !ptr ? " " : "",
+                   named ? run->params.items[i]->name : "");
+    }
+    buf_add(&proto, run->params.len ? ")" : "void)");
+    if (named)
+        buf_add(&proto, ";");
+    return proto.s;
+}
+
+/* Whether slow code could call the run natively (a stack run without slow
+ * blocks). */
+bool native_run(RkNode *run)
+{
+    return run->ret && result_param(run) >= 0 && !rk_ast_any_child(run, has_slow_block, NULL);
+}
+
 static const char *run_call(RkNode *c, RkNode *run)
 {
     int res = result_param(run);
@@ -191,10 +231,7 @@ static const char *run_call(RkNode *c, RkNode *run)
                        "blocks in runs are work in progress",
                run->name);
     Buf proto = {0};
-    buf_printf(&proto, "void %s(", run->name);
-    for (int i = 0; i < run->params.len; i++)
-        buf_printf(&proto, "%s%s", i ? ", " : "", run_param_ctype(c, run, i, res));
-    buf_add(&proto, run->params.len ? ");" : "void);");
+    buf_add(&proto, run_prototype(c, run, false));
     if (c->args.len != run->params.len)
         refuse(c->loc, "rake-cgen: '%s' takes %d arguments", run->name, run->params.len);
     const char **v = rk_arena_alloc(&rk_heap, sizeof *v * (size_t)(c->args.len + 1));
@@ -212,7 +249,7 @@ static const char *run_call(RkNode *c, RkNode *run)
     buf_add(&b, "");
     for (int i = 0; i < c->args.len; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", v[i]);
-    emit("%s(%s);", run->name, b.s);
+    emit("%s(%s);", native_cname(run->name), b.s);
     return v[res];
 }
 
@@ -232,7 +269,7 @@ static const char *kernel_call(RkNode *c, RkNode *fn)
 {
     const RkType *rt = fn->ty ? type_of(fn) : &rk_ty_unit;
     Buf proto = {0};
-    buf_printf(&proto, "%s %s(", kernel_ctype(c, fn, NULL, rt), fn->name);
+    buf_printf(&proto, "%s %s(", kernel_ctype(c, fn, NULL, rt), native_cname(fn->name));
     for (int i = 0; i < fn->params.len; i++) {
         RkNode *p = fn->params.items[i];
         if (!p->uniform)
@@ -241,11 +278,11 @@ static const char *kernel_call(RkNode *c, RkNode *fn)
                    fn->name, p->name);
         buf_printf(&proto, "%s%s", i ? ", " : "", kernel_ctype(c, fn, p, type_of(p)));
     }
-    buf_add(&proto, fn->params.len ? ");" : "void);");
+    buf_add(&proto, fn->params.len ? ")" : "void)");
     const char *args = args_list(c, fn);
     declare_native(c, fn->name, proto.s);
     const char *r = tmp(rt);
-    emit("%s = %s(%s);", r, fn->name, args);
+    emit("%s = %s(%s);", r, native_cname(fn->name), args);
     return r;
 }
 

@@ -103,4 +103,8 @@ const char *slot_name(int slot, const char *name);
 /* runtime.c */
 extern const char *const cg_runtime[];
 
+/* call.c: the C boundary of stack runs (also rake-cgen --header-runs) */
+const char *run_prototype(RkNode *c, RkNode *run, bool named);
+bool native_run(RkNode *run);
+
 #endif

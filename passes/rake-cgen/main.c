@@ -13,6 +13,9 @@
  *         prints it.
  * Options: --asm FILE.s  the kernels' and runs' assembly (rake-emit's), put
  *                        verbatim in one top-level __asm__ statement.
+ *          --header-runs print only the C boundary of the stack runs (their
+ *                        packs' descriptors and prototypes), which rakec
+ *                        --emit-header puts in rake-emit's header.
  * Runs and kernels that slow code calls are declared with their C boundary
  * prototypes (spec page 03) and called by their source names; their code
  * comes from the assembly.  A form rake-cgen doesn't implement is a
@@ -24,6 +27,7 @@
 
 #include "arena.h"
 #include "cgen.h"
+#include "cnames.h"
 #include "ir.h"
 #include "profile.h"
 
@@ -52,18 +56,10 @@ static char *read_file(const char *path, size_t *len)
 
 /* --- the unit's parts ----------------------------------------------------------- */
 
-static const char *const c_keywords[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-    "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-    "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
-    "true", "false", "asm", NULL};
-
 static void check_field_name(RkNode *f)
 {
-    for (int i = 0; c_keywords[i]; i++)
-        if (!strcmp(f->name, c_keywords[i]))
-            refuse(f->loc, "rake-cgen: the column '%s' can't be a C struct member (spec page "
+    if (rk_cnames_reserved(f->name))
+        refuse(f->loc, "rake-cgen: the column '%s' can't be a C struct member (spec page "
                            "03 names descriptor fields after the pack's)",
                    f->name);
 }
@@ -143,14 +139,47 @@ static const char *const c_main =
     "#ifdef RAKE_PRINT_RESULT\n    printf(\"%d\\n\", (int)rk_main_result);\n    return 0;\n"
     "#else\n    return (int)rk_main_result;\n#endif\n}\n";
 
-static void write_asm(FILE *out, const char *path, const char *text, size_t n)
+static void write_asm(FILE *out, const char *text, size_t n)
 {
     Buf b = {0};
     buf_add(&b, "");
     buf_cstring(&b, text, n);
-    fprintf(out, "\n/* ---- the native code: %s, opaque to the C compiler ---- */\n"
+    fprintf(out, "\n/* ---- the native code (rake-emit's), opaque to the C compiler ---- */\n"
                  "__asm__(\"\\t.pushsection .text\\n\"\n    %s\n    \"\\t.popsection\\n\");\n",
-            path, b.s);
+            b.s);
+}
+
+/* --header-runs: the descriptor of every pack a stack run takes and every
+ * stack run's prototype, for rake-emit --header's C header. */
+static void header_runs(RkModule *m)
+{
+    for (int i = 0; i < m->decls.len; i++) {
+        RkNode *p = m->decls.items[i];
+        if (p->kind != RK_PACK)
+            continue;
+        bool used = false;
+        for (int k = 0; k < m->decls.len; k++) {
+            RkNode *r = m->decls.items[k];
+            for (int j = 0; r->kind == RK_RUN && native_run(r) && j < r->params.len; j++) {
+                const RkType *t = type_of(r->params.items[j]);
+                used |= t->kind == RK_T_STACK && !strcmp(t->name, p->name);
+            }
+        }
+        if (!used)
+            continue;
+        printf("%s {\n    int64_t count;\n", stack_struct(p->name));
+        for (int f = 0; f < p->fields.len; f++) {
+            check_field_name(p->fields.items[f]);
+            printf("    %s *%s;\n", elem_ctype(type_of(p->fields.items[f])->elem),
+                   p->fields.items[f]->name);
+        }
+        printf("};\n");
+    }
+    for (int i = 0; i < m->decls.len; i++) {
+        RkNode *r = m->decls.items[i];
+        if (r->kind == RK_RUN && native_run(r))
+            printf("%s\n", run_prototype(r, r, true));
+    }
 }
 
 typedef struct Asm {
@@ -184,14 +213,19 @@ static void write_unit(FILE *out, RkNode *main_fn, const Asm *as, Buf *packs)
     if (main_fn)
         fputs(c_main, out);
     if (as->path)
-        write_asm(out, as->path, as->text, as->len);
+        write_asm(out, as->text, as->len);
 }
 
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-cgen");
     Asm as = {0};
+    bool runs_header = false;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--header-runs")) {
+            runs_header = true;
+            continue;
+        }
         if (!strcmp(argv[i], "--asm") && i + 1 < argc) {
             as.path = argv[++i];
             as.text = read_file(as.path, &as.len);
@@ -199,8 +233,8 @@ int main(int argc, char **argv)
                 rk_diag_input("can't read the assembly '%s'", as.path);
             continue;
         }
-        rk_diag_input("unknown option '%s' (usage: rake-cgen [--asm FILE.s] < rake.checked "
-                      "> unit.c)",
+        rk_diag_input("unknown option '%s' (usage: rake-cgen [--asm FILE.s | --header-runs] < "
+                      "rake.checked > unit.c)",
                       argv[i]);
     }
     RkIrDoc doc = rk_ir_read(stdin, "rake.checked", 1);
@@ -217,6 +251,10 @@ int main(int argc, char **argv)
     Buf *bufs[] = {&G->sites, &G->types, &G->natives, &G->state, &G->protos, &G->funcs};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         buf_add(bufs[i], "");
+    if (runs_header) {
+        header_runs(m);
+        return fflush(stdout) ? RK_EXIT_INTERNAL : 0;
+    }
     Buf packs = {0};
     buf_add(&packs, "");
     gen_decls(&packs);

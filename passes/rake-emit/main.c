@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arena.h"
+#include "cnames.h"
 #include "ir.h"
 #include "mir.h"
 #include "profile.h"
@@ -69,6 +71,23 @@ static void operand(const RkMFunc *f, const RkMOp *o)
     }
 }
 
+/* A table (64 bytes or more: a run's lane orders) another function of the
+ * module already emitted with the same bytes: its label, which this one's
+ * is set to, so the object holds each table once. */
+static const char *shared_table(const RkMFunc *f, const RkMConst *c)
+{
+    if (c->size < 64)
+        return NULL;
+    for (int i = 0; i < M->nfuncs && M->funcs[i] != f; i++) {
+        const RkMFunc *g = M->funcs[i];
+        for (int k = 0; k < g->nconsts; k++)
+            if (g->consts[k].size == c->size &&
+                !memcmp(g->consts[k].words, c->words, (size_t)c->size) && !shared_table(g, &g->consts[k]))
+                return rk_arena_printf(&rk_heap, ".Lrk_%s_c%d", g->name, k);
+    }
+    return NULL;
+}
+
 static void function(const RkMFunc *f)
 {
     printf("\t.text\n\t.p2align 4\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n",
@@ -94,6 +113,11 @@ static void function(const RkMFunc *f)
     printf("\t.section\t.rodata\n");
     for (int k = 0; k < f->nconsts; k++) {
         const RkMConst *c = &f->consts[k];
+        const char *same = shared_table(f, c);
+        if (same) {
+            printf("\t.set\t.Lrk_%s_c%d, %s\n", f->name, k, same);
+            continue;
+        }
         int align = c->size >= 64 ? 6 : c->size == 32 ? 5 : c->size == 16 ? 4 : c->size == 4 ? 2 : 1;
         printf("\t.p2align %d\n.Lrk_%s_c%d:\n", align, f->name, k);
         if (c->size == 2) {
@@ -101,7 +125,8 @@ static void function(const RkMFunc *f)
             continue;
         }
         for (int w = 0; w < c->size / 4; w++)
-            printf("\t.long\t0x%08x\n", c->words[w]);
+            printf("%s0x%08x%s", w % 8 ? ", " : "\t.long\t", c->words[w],
+                   w % 8 == 7 || w == c->size / 4 - 1 ? "\n" : "");
     }
 }
 
@@ -118,21 +143,6 @@ static void asm_string(const char *s)
 }
 
 /* --- the C header ------------------------------------------------------------ */
-
-static bool c_keyword(const char *s)
-{
-    static const char *kw[] = {
-        "auto", "bool", "break", "case", "char", "const", "continue", "default", "do",
-        "double", "else", "enum", "extern", "false", "float", "for", "goto", "if", "inline",
-        "int", "long", "register", "restrict", "return", "short", "signed", "sizeof",
-        "static", "struct", "switch", "true", "typedef", "union", "unsigned", "void",
-        "volatile", "while", "alignas", "alignof", "nullptr", "static_assert",
-        "thread_local", "typeof", "constexpr", NULL};
-    for (const char **k = kw; *k; k++)
-        if (!strcmp(*k, s))
-            return true;
-    return s[0] == '_' && (s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z'));
-}
 
 /* RAKE_<STEM>_H from the source's file name, in C identifier characters. */
 static void print_guard(const char *source)
@@ -183,13 +193,16 @@ static const char *c_type(const char *nir, int bits)
     rk_diag_internal("no C type for %s", nir);
 }
 
-static void header(const RkMModule *m)
+/* The header: every scratch and rake; the stack runs' C boundary (their
+ * descriptors and prototypes, from rake-cgen --header-runs) is the text of
+ * `runs`, put in as it is. */
+static void header(const RkMModule *m, const char *runs)
 {
     const RkProfile *p = rk_profile_find(m->target);
     const char *flags = !strcmp(p->name, "x86-sse2") ? "-msse2"
                         : !strcmp(p->name, "x86-avx2") ? "-mavx2 -mfma" : "-mavx512f";
     for (int i = 0; i < m->nfuncs; i++)
-        if (c_keyword(m->funcs[i]->name))
+        if (rk_cnames_reserved(m->funcs[i]->name))
             rk_diag_fatal(m->funcs[i]->loc, "%s %s can't be declared in C: '%s' is a C "
                                             "keyword or a reserved name; rename it to call "
                                             "it from C",
@@ -208,14 +221,26 @@ static void header(const RkMModule *m)
     printf("\n\n#include <immintrin.h>\n#include <stdbool.h>\n#include <stdint.h>\n\n");
     for (int i = 0; i < m->nfuncs; i++) {
         const RkMFunc *f = m->funcs[i];
+        if (!strcmp(f->kind, "stack_run"))
+            continue;
         printf("%s %s(", c_type(f->result_type, p->vector_bits), f->name);
         for (int k = 0; k < f->nargs; k++) {
             /* a parameter named like a C keyword is declared without its name */
             const char *name = f->args[k].name;
             printf("%s%s%s%s", k ? ", " : "", c_type(f->args[k].type, p->vector_bits),
-                   c_keyword(name) ? "" : " ", c_keyword(name) ? "" : name);
+                   rk_cnames_reserved(name) ? "" : " ", rk_cnames_reserved(name) ? "" : name);
         }
         printf("%s);\n", f->nargs ? "" : "void");
+    }
+    if (runs) {
+        FILE *r = fopen(runs, "r");
+        if (!r)
+            rk_diag_input("cannot read %s", runs);
+        int ch;
+        printf("\n/* stack runs: the C boundary of spec page 03 */\n");
+        while ((ch = fgetc(r)) != EOF)
+            putchar(ch);
+        fclose(r);
     }
     printf("\n#endif\n");
 }
@@ -223,10 +248,14 @@ static void header(const RkMModule *m)
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-emit");
-    bool want_header = argc == 2 && !strcmp(argv[1], "--header");
+    bool want_header = argc >= 2 && !strcmp(argv[1], "--header");
     bool c_unit = argc == 2 && !strcmp(argv[1], "--c-unit");
-    if (argc > 2 || (argc > 1 && !want_header && !c_unit))
-        rk_diag_input("unknown argument '%s' (usage: rake-emit [--header | --c-unit] < rake.mir)",
+    const char *with = NULL;
+    if (want_header && argc == 4 && !strcmp(argv[2], "--with"))
+        with = argv[3];
+    if ((argc > 2 && !with) || (argc > 1 && !want_header && !c_unit))
+        rk_diag_input("unknown argument '%s' (usage: rake-emit [--header [--with RUNS.h] | "
+                      "--c-unit] < rake.mir)",
                       argv[1]);
     RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 2);
     RkMModule *m = rk_mir_decode(doc.root);
@@ -236,7 +265,7 @@ int main(int argc, char **argv)
                                  "backend",
                       m->target);
     if (want_header) {
-        header(m);
+        header(m, with);
         return 0;
     }
     if (!m->allocated)

@@ -30,7 +30,6 @@ typedef struct Sel {
     int *kvreg;          /* constant index -> the vreg loaded with it, or -1 */
     int nk;
     int k;               /* AVX-512: the mask vreg last written (kdef) */
-    int hoist;           /* a run: the block constants load in (-1: where used) */
 } Sel;
 
 extern Sel *S;

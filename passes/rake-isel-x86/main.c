@@ -232,8 +232,7 @@ int main(int argc, char **argv)
     if (strcmp(p->name, nm->target))
         rk_ir_fail_at("/target", "the document was lowered for %s, not %s", nm->target, p->name);
     rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
-    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1,
-               -1};
+    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1};
     sel.level = sel.target->index + 1; /* SSE2, AVX2, AVX512 */
     S = &sel;
     RkMModule *mm = RK_NEW(RkMModule);

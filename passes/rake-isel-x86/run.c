@@ -26,8 +26,9 @@
  *     pshufd permutations.  A full rack stores whole racks at the cursor,
  *     which never passes the records already read; the tail stores only
  *     its selected lanes.
- * Vector constants are loaded once, in the entry, so the loop keeps them
- * in registers, as it keeps the broadcast uniforms.  What a native run
+ * The broadcast uniforms stay in vector registers across the loop;
+ * constants load in each block that uses them (from L1, and they don't
+ * take registers the columns need).  What a native run
  * can't do yet (views, reductions, scans, lane extraction and insertion,
  * shuffles, slow blocks) is a located error naming the operation. */
 #include <string.h>
@@ -73,11 +74,27 @@ static RkMOp gr(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bi
 static RkMOp gw(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bits, true, false); }
 static RkMOp gx(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bits, true, true); }
 
-static RkMOp mem(Addr a, int64_t elems, int bits, bool def)
+static RkMOp addr_op(Addr a, int64_t elems, int bits, bool def)
 {
     RkMReg none = rk_mreg(RK_RC_GPR, false, -1);
     return rk_mmem(greg(a.base), a.index >= 0 ? greg(a.index) : none, a.scale,
                    a.disp + elems * a.scale, bits, def);
+}
+
+/* A memory operand.  Capstone 4 decodes no EVEX instruction whose base
+ * and index are both r8-r15, and the verifier must read every byte, so an
+ * AVX-512 vector transfer first forms its address in one register (its
+ * own, dying at the transfer: no register is held across the rack). */
+static RkMOp mem(Addr a, int64_t elems, int bits, bool def)
+{
+    if (S->level == AVX512 && a.index >= 0) {
+        int d = rk_mir_vreg(S->mf, RK_RC_GPR);
+        ins("leaq", 2, rk_mo_reg(rk_mreg(RK_RC_GPR, true, d), 0, true, false),
+            addr_op(a, elems, 8, false));
+        a = (Addr){d, -1, a.scale, 0};
+        elems = 0;
+    }
+    return addr_op(a, elems, bits, def);
 }
 
 static bool is_int64(const RkType *t)
@@ -91,8 +108,18 @@ static const RkType *type_of(int id) { return S->type[id]; }
 
 /* --- blocks -------------------------------------------------------------------- */
 
+/* Constants load where they are first used in a native-IR block; a new
+ * machine block forgets them (a load inside a guarded lane's block doesn't
+ * dominate what follows the guard). */
+static void forget_constants(void)
+{
+    for (int i = 0; i < S->nk; i++)
+        S->kvreg[i] = -1;
+}
+
 static int block(const char *tag)
 {
+    forget_constants();
     return rk_mir_block(S->mf, rk_arena_printf(&rk_heap, "%s%d", tag, R.nlabels++));
 }
 
@@ -214,14 +241,6 @@ static void ptr_add(RkInstr *in)
         a = (Addr){d, -1, a.scale, 0};
     }
     a.index = i;
-    if (S->level == AVX512) {
-        /* Capstone 4 decodes no EVEX instruction whose base and index are
-         * both r8-r15, and the verifier must read every byte: AVX-512
-         * transfers address a column through one register per rack */
-        int d = gnew();
-        ins("leaq", 2, gw(d, 64), mem(a, 0, 8, false));
-        a = (Addr){d, -1, a.scale, 0};
-    }
     R.addr[in->id] = a;
     R.is_addr[in->id] = true;
 }
@@ -603,6 +622,7 @@ static int avx2_order(int mask_id)
  * with the permuted columns, the count and the count's prefix bits. */
 typedef struct Tree {
     int bits, *vals, nvals, *leaves, nleaves;
+    bool tail; /* the leaves pass the count's prefix bits too */
 } Tree;
 
 static void leaf(Tree *t, int pat)
@@ -619,12 +639,15 @@ static void leaf(Tree *t, int pat)
     RkMTerm *jt = term_of(S->mf->cur);
     for (int i = 0; i < t->nvals; i++)
         rk_mir_jump_arg(jt, rk_mreg(RK_RC_VEC, true, imm == 0xe4 ? t->vals[i] : shufd(t->vals[i], imm)));
-    int c = gnew(), p = gnew();
+    int c = gnew();
     ins("movl", 2, gw(c, 32), rk_mi(cnt));
-    ins("movl", 2, gw(p, 32), rk_mi((1 << cnt) - 1));
     jt = term_of(S->mf->cur);
     rk_mir_jump_arg(jt, greg(c));
-    rk_mir_jump_arg(jt, greg(p));
+    if (t->tail) {
+        int p = gnew();
+        ins("movl", 2, gw(p, 32), rk_mi((1 << cnt) - 1));
+        rk_mir_jump_arg(term_of(S->mf->cur), greg(p));
+    }
     t->leaves[t->nleaves++] = S->mf->cur;
 }
 
@@ -640,11 +663,11 @@ static void tree(Tree *t, int bit, int pat)
     set_branch(here, "ne", one, zero);
 }
 
-static void sse2_compact(int mask_id)
+static void sse2_compact(int mask_id, bool tail)
 {
     Memo *mm = memo(mask_id);
     RkBlock *nb = R.nb;
-    Tree t = {mask_bits(mask_id, S->vreg[mask_id]), NULL, 0, NULL, 0};
+    Tree t = {mask_bits(mask_id, S->vreg[mask_id]), NULL, 0, NULL, 0, tail};
     t.vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
     t.leaves = rk_arena_alloc(&rk_heap, sizeof(int) * 16);
     mm->perm = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
@@ -666,7 +689,8 @@ static void sse2_compact(int mask_id)
     for (int i = 0; i < t.nvals; i++)
         mm->perm[which[i]] = vparam(join);
     mm->count = gparam(join);
-    mm->prefix_bits = gparam(join);
+    if (tail)
+        mm->prefix_bits = gparam(join);
     for (int l = 0; l < t.nleaves; l++)
         set_jump(t.leaves[l], join);
 }
@@ -705,7 +729,7 @@ static void compress_store(RkInstr *in)
         ins("vpermps", 3, rk_mvd(t), rk_mv(avx2_order(mask_id)), rk_mv(v));
     } else {
         if (!mm->perm)
-            sse2_compact(mask_id);
+            sse2_compact(mask_id, tail);
         t = mm->perm[instr_index(in)];
     }
     if (!tail) {
@@ -896,6 +920,7 @@ static Pending select_block(RkFunc *nf, RkBlock *nb)
     }
     for (int i = 0; i < nf->nvalues + 1; i++)
         R.memo[i] = (Memo){-1, -1, -1, -1, NULL};
+    forget_constants();
     for (int i = 0; i < nb->ninstrs; i++) {
         RkInstr *in = nb->instrs[i];
         if (in->id >= 0)
@@ -931,10 +956,7 @@ void select_run(RkFunc *nf, RkMFunc *mf)
         RkBlock *nb = nf->blocks[b];
         R.nir2mir[nb->id] = b == 0 ? 0 : rk_mir_block(mf, rk_arena_printf(&rk_heap, "b%d", nb->id));
         pend[b] = select_block(nf, nb);
-        if (b == 0)
-            S->hoist = pend[b].here; /* later constants load here, before the loop */
     }
     for (int b = 0; b < nf->nblocks; b++)
         terminate(pend[b]);
-    S->hoist = -1;
 }

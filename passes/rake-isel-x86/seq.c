@@ -62,13 +62,8 @@ static int load_const(const char *op, int cidx)
         S->nk = n;
     }
     if (S->kvreg[cidx] < 0) {
-        /* in a run, before the loop: every block the constant's uses are
-         * in comes after the entry */
-        int d = fresh(), cur = S->mf->cur;
-        if (S->hoist >= 0)
-            S->mf->cur = S->hoist;
+        int d = fresh();
         ins(op, 2, rk_mvd(d), rk_mc(cidx));
-        S->mf->cur = cur;
         S->kvreg[cidx] = d;
     }
     return S->kvreg[cidx];

@@ -109,6 +109,54 @@ static bool touches_memory(RkNode *n, void *unused)
     return rk_ast_any_child(n, touches_memory, unused);
 }
 
+/* --- evaluation order --------------------------------------------------------
+ *
+ * The two operands of an operation, and the two branches of a selection,
+ * are lowered one after the other; while the second is computed, the
+ * first's value is live.  When neither touches memory nor calls anything
+ * but a builtin (so neither can trap or have an effect the other could
+ * see), the one needing more registers goes first (Sethi and Ullman):
+ * a chain like `if c0 then m0 else if c1 then m1 else ...` then holds one
+ * value per level instead of two, which decides whether it fits SSE2's
+ * fifteen registers. */
+
+typedef struct Weigh {
+    int need, ties;
+    bool impure;
+} Weigh;
+
+static int need_of(RkNode *n, bool *impure);
+
+static void weigh_child(RkNode *c, void *ctx)
+{
+    Weigh *w = ctx;
+    int k = need_of(c, &w->impure);
+    if (k > w->need)
+        w->need = k, w->ties = 1;
+    else if (k == w->need)
+        w->ties++;
+}
+
+/* The registers evaluating n needs (a leaf: one), and whether it is
+ * impure. */
+static int need_of(RkNode *n, bool *impure)
+{
+    if (touches_memory(n, NULL) || (n->kind == RK_CALL && !(n->note && !strcmp(n->note, "builtin"))))
+        *impure = true;
+    Weigh w = {0, 0, false};
+    rk_ast_each_child(n, weigh_child, &w);
+    *impure |= w.impure;
+    return w.need == 0 ? 1 : w.ties > 1 ? w.need + 1 : w.need;
+}
+
+/* Lower the second of two pure operands first when it needs more. */
+static bool second_first(RkNode *first, RkNode *second)
+{
+    bool impure = false;
+    int a = need_of(first, &impure), b = need_of(second, &impure);
+    return !impure && b > a;
+}
+
 /* A uniform `and`/`or` whose right operand touches memory: it runs only
  * when the left doesn't decide, so a branch skips it (as in slow code). */
 static LVal short_circuit(RkNode *e, int x)
@@ -158,7 +206,14 @@ static LVal binary(RkNode *e)
                                              : (op[0] == 'a' ? RK_OP_U_AND : RK_OP_U_OR);
         return lval(emit2(o, t, x, y, e->loc), t);
     }
-    LVal a = lower_expr(e->lhs), b = lower_expr(e->rhs);
+    LVal a, b;
+    if (second_first(e->lhs, e->rhs)) {
+        b = lower_expr(e->rhs);
+        a = lower_expr(e->lhs);
+    } else {
+        a = lower_expr(e->lhs);
+        b = lower_expr(e->rhs);
+    }
     bool cmp = !(strchr("+-*/%", op[0]) && !op[1]);
     bool rack = a.ty->kind == RK_T_RACK || b.ty->kind == RK_T_RACK;
     RkElem el = (a.ty->kind == RK_T_RACK ? a.ty : b.ty)->elem;
@@ -190,13 +245,22 @@ static LVal unary(RkNode *e)
 static LVal select_of(RkNode *e, int m, RkNode *tn, RkNode *fn)
 {
     const RkType *t = node_ty(e);
-    int saved = L->ctx;
+    int saved = L->ctx, a, b;
     int not_m = mask_not(m, e->loc);
-    L->ctx = mask_and(saved, m, e->loc);
-    int a = materialize(lower_expr(tn), t);
-    L->ctx = saved; /* the else mask is needed outside the then mask too */
-    L->ctx = mask_and(saved, not_m, e->loc);
-    int b = materialize(lower_expr(fn), t);
+    /* each branch's mask is made outside the other's */
+    if (second_first(tn, fn)) {
+        L->ctx = mask_and(saved, not_m, e->loc);
+        b = materialize(lower_expr(fn), t);
+        L->ctx = saved;
+        L->ctx = mask_and(saved, m, e->loc);
+        a = materialize(lower_expr(tn), t);
+    } else {
+        L->ctx = mask_and(saved, m, e->loc);
+        a = materialize(lower_expr(tn), t);
+        L->ctx = saved;
+        L->ctx = mask_and(saved, not_m, e->loc);
+        b = materialize(lower_expr(fn), t);
+    }
     L->ctx = saved;
     return lval(emit3(RK_OP_MASK_SELECT, t, m, a, b, e->loc), t);
 }

@@ -70,7 +70,7 @@ static int rack_leaves(int t, Ctx *c, E *out, int max)
     for (int p = 0; p < S->nsp; p++)
         for (int f = 0; f < S->sppack[p]->nf; f++) {
             Field *fl = &S->sppack[p]->f[f];
-            if (st_rack(fl->st) != t || (c->fused && !st_wide(fl->st)))
+            if (st_rack(fl->st) != t || (c->fused && !st_wide(fl->st)) || !S->ok[p][f])
                 continue;
             if (t == T_F && c->exact && !fl->exact)
                 continue;

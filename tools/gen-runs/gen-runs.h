@@ -107,7 +107,14 @@ typedef struct Scope {
     int nv;
     char *tines[8]; /* local tines */
     int ntines;
+    /* the columns the run may read: every column of its result stack and
+     * at most NATIVE_OTHERS of the others, so its column pointers, loop
+     * counters and temporaries fit x86's 14 general registers (a native
+     * run holds each column's pointer across its loop) */
+    unsigned char ok[MAXSP][MAXF];
 } Scope;
+
+enum { NATIVE_FIELDS = 6, NATIVE_OTHERS = 1 };
 
 typedef struct Ctx {
     int fused;  /* in a fused binding: no calls, bitcasts or widen */

@@ -21,10 +21,16 @@
 static const int ST_WEIGHT[] = {S_F32, S_F32, S_F32, S_I32, S_I32, S_U32, S_U32,
                                 S_U8,  S_I8,  S_U16, S_I16};
 
+/* The depth of a let's or a column's expression: SSE2's 15 vector
+ * registers (two-operand forms, and/andnot/or selections, the long
+ * float-to-u32 sequence) take shallower ones than AVX's. */
+static int max_depth(void) { return P->lanes == 4 ? 2 : 3; }
+
 void gen_pack(Buf *out, Pack *p, const char *name)
 {
     p->name = xfmt("%s", name);
-    p->nf = 1 + rnd(MAXF);
+    /* SSE2's compaction holds each column and its permutation at once */
+    p->nf = 1 + rnd(P->lanes == 4 ? NATIVE_FIELDS - 2 : NATIVE_FIELDS);
     int wide = 0;
     for (int i = 0; i < p->nf; i++) {
         Field *f = &p->f[i];
@@ -88,7 +94,7 @@ static void gen_stmts(Buf *b, int n, int run)
                     continue;
                 }
             }
-            E e = t == T_M ? gen_mask(&c, 2) : gen_rack(t, &c, 1 + rnd(3));
+            E e = t == T_M ? gen_mask(&c, 2) : gen_rack(t, &c, 1 + rnd(max_depth()));
             bput(b, "  let %s = %s\n", name, e.s);
             add_var(name, t)->exact = e.exact;
         } else if (k < 5) { /* fused bindings: one region */
@@ -126,8 +132,9 @@ static void gen_stmts(Buf *b, int n, int run)
             if (k == 6) {
                 int p = rnd(S->nsp);
                 Pack *pk = S->sppack[p];
-                Field *fl = &pk->f[rnd(pk->nf)];
-                if (!st_wide(fl->st)) {
+                int fi = rnd(pk->nf);
+                Field *fl = &pk->f[fi];
+                if (!st_wide(fl->st) && S->ok[p][fi]) {
                     char *name = fresh("w");
                     bput(b, "  let %s = widen(%s.%s)\n", name, S->spname[p], fl->name);
                     add_var(name, st_rack(fl->st));
@@ -212,6 +219,12 @@ void gen_run(Buf *out, Run *r)
     }
     Pack *rp = r->sppack[r->result];
     const char *s = r->spname[r->result];
+    for (int f = 0; f < rp->nf; f++)
+        S->ok[r->result][f] = 1;
+    for (int k = 0; k < NATIVE_OTHERS && r->nsp > 1; k++) {
+        int p = rnd(r->nsp);
+        S->ok[p][rnd(r->sppack[p]->nf)] = 1;
+    }
     bput(out, ") -> stack %s:\n", rp->name);
     gen_stmts(out, rnd(6), 1);
     Buf with = {0};
@@ -224,7 +237,7 @@ void gen_run(Buf *out, Run *r)
                 if (!st_wide(f->st) || !chance(pass ? 60 : 45))
                     continue;
                 Ctx c = {0, -1, f->exact};
-                E e = gen_rack(st_rack(f->st), &c, 1 + rnd(3));
+                E e = gen_rack(st_rack(f->st), &c, 1 + rnd(max_depth()));
                 bput(&with, "%s%s: %s", any ? ", " : "", f->name, e.s);
                 any = 1;
             }
