@@ -90,8 +90,8 @@ same() {
         tests/interp/trap_result_columns.rk tests/interp/trap_result_columns_shifted.rk; do
         checked "$f" >"$T/c.json"
         "$BIN/rake-cgen" <"$T/c.json" >"$T/u.c"
-        # each declared run becomes `ret`
-        sed -n 's/^void \([A-Za-z_0-9]*\)(.*/\1/p' "$T/u.c" | while read -r n; do
+        # each declared run (its symbol in the asm label) becomes `ret`
+        sed -n 's/^void rk_native_[A-Za-z_0-9]*(.*__asm__("\([A-Za-z_0-9]*\)");$/\1/p' "$T/u.c" | while read -r n; do
             printf '\t.globl %s\n\t.type %s, @function\n%s:\n\tret\n' "$n" "$n" "$n"
         done >"$T/runs.s"
         [ -s "$T/runs.s" ]
@@ -107,9 +107,9 @@ same() {
     run "$BIN/rake-cgen" <"$T/c.json"
     assert_success
     assert_output --partial $'struct rake_stack_P_v2 {\n    int64_t count;\n    float *x;\n    int32_t *n;\n};'
-    assert_output --partial 'void bump(struct rake_stack_P_v2 *);'
-    assert_output --partial 'void sum(const struct rake_stack_P_v2 *, struct rake_stack_Q_v2 *);'
-    [ "$(grep -c '^void sum(' <<<"$output")" -eq 1 ]
+    assert_output --partial 'void rk_native_bump(struct rake_stack_P_v2 *) __asm__("bump");'
+    assert_output --partial 'void rk_native_sum(const struct rake_stack_P_v2 *, struct rake_stack_Q_v2 *) __asm__("sum");'
+    [ "$(grep -c '^void rk_native_sum(' <<<"$output")" -eq 1 ]
 }
 
 @test "units compile cleanly under clang and gcc with -Wall -Wextra -Werror" {
