@@ -266,6 +266,12 @@ static bool fits_form(const RkMInstr *in, const char *form, size_t len)
         char role = form[i];
         if (role == ' ')
             continue;
+        if (role == '*') { /* any number of registers read, to the end */
+            for (; k < in->nops; k++)
+                if (in->ops[k].kind != RK_MO_REG || in->ops[k].def)
+                    return false;
+            return true;
+        }
         if (k >= in->nops)
             return false;
         const RkMOp *o = &in->ops[k++];
@@ -343,7 +349,7 @@ static void dec_instr(Dec *d, RkMBlock *b, json_t *x)
     }
     if (!fits(in, desc->roles))
         rk_ir_fail("the operands of %s don't fit its forms (%s: w written, r read, x both, "
-                   "i immediate, l label)",
+                   "i immediate, l label, * registers read)",
                    op, desc->roles);
     rk_ir_pop();
     in->origin = dup_str(x, "origin", true);

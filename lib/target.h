@@ -70,7 +70,28 @@ enum {
     RK_I_TRAP = 128,      /* traps (terminators only) */
     RK_I_STACK = 256,     /* pushes or pops (prologue and epilogue only) */
     RK_I_CALL = 512,      /* calls: never emitted, always rejected */
+    RK_I_SLOW = 1024,     /* a run's call of a slow block (below) */
 };
+
+/* How a run calls a `slow { }` block's C helper: `call.slow` in the
+ * machine IR (operands: the block's value if it has one, its line and
+ * column, then the values it reads) is emitted as a call of a trampoline
+ * that keeps every register.  The trampoline saves every register into
+ * an aligned area on the stack (`save` per class), copies each value the
+ * block reads into an 8-byte slot, calls rk_slow_LINE_COL with the slots'
+ * address, copies slot 0 into the result's saved register (into every
+ * 32-bit lane of a vector register: a uniform is kept broadcast), and
+ * restores everything.  `enter` sets up the frame (a printf format of the area's
+ * bytes), `leave` returns from it (plain text). */
+typedef struct RkSlowCall {
+    const char *call;              /* the call instruction */
+    const char *save[3];           /* a whole register to or from memory, per class */
+    const char *enter, *leave;     /* the trampoline's frame */
+    const char *slot_move;         /* an 8-byte move through the scratch register */
+    const char *lane_move;         /* a 4-byte one: a vector result fills every lane */
+    int scratch;                   /* a GPR the trampoline uses after saving it */
+    const char *arg;               /* loading the slots' address into the argument register */
+} RkSlowCall;
 
 typedef struct RkInsnDesc {
     const char *mnem;
@@ -79,7 +100,7 @@ typedef struct RkInsnDesc {
     unsigned flags;
     /* Operand forms in Intel order, '|' between alternatives; per operand
      * w written, r read (register, memory or constant), x read and
-     * written, i an immediate, l a label. */
+     * written, i an immediate, l a label, * any number of registers read. */
     const char *roles;
 } RkInsnDesc;
 
@@ -101,6 +122,7 @@ typedef struct RkTarget {
     const char *ret, *trap;
     const char *push, *pop;   /* saving a callee-saved GPR, or NULL */
     const char *zeroupper;    /* emitted before ret unless a wide vector is returned */
+    const RkSlowCall *slow;   /* calling a slow block's helper from a run, or NULL */
     const RkInsnDesc *insns;  /* the family's table, NULL-mnem terminated */
 } RkTarget;
 

@@ -264,10 +264,20 @@ static const RkInsnDesc insns[] = {
     {"ud2", "x86-64", ALL, RK_I_TRAP, ""},
     {"pushq", "x86-64", ALL, RK_I_STACK, "r"},
     {"popq", "x86-64", ALL, RK_I_STACK, "w"},
+    {"call.slow", "x86-64", ALL, RK_I_SLOW, "w i i *|i i *"},
     {"callq", "x86-64", 0, RK_I_CALL, "l"},
     {"call", "x86-64", 0, RK_I_CALL, "l"},
     {NULL, NULL, 0, 0, NULL},
 };
+
+/* A slow block's trampoline (target.h): rbp keeps the caller's stack
+ * pointer, the flags are pushed, and the save area is 64-byte aligned. */
+#define SLOW_CALL(vec)                                                                    \
+    {"call", {vec, "movq", "kmovw"},                                                      \
+     "\tpushq\t%%rbp\n\tmovq\t%%rsp, %%rbp\n\tpushfq\n\tandq\t$-64, %%rsp\n\tsubq\t$%d, %%rsp\n",  \
+     "\tleaq\t-8(%rbp), %rsp\n\tpopfq\n\tpopq\t%rbp\n\tret\n", "movq", "movl", 0, "leaq"}
+static const RkSlowCall slow_sse = SLOW_CALL("movups");
+static const RkSlowCall slow_avx = SLOW_CALL("vmovups");
 
 #define X86_COMMON                                                                    \
     .arch = RK_ARCH_X86, .args = {vec_args, gpr_args, NULL}, .nargs = {8, 6, 0},      \
@@ -281,17 +291,20 @@ const RkTarget rk_target_x86[3] = {
      .regs = {{16, BIT(15), 0, vec_order, 128, vec_views, "movaps"}, GPR_FILE,
               {0, 0, 0, mask_order, 16, mask_views, NULL}},
      .zeroupper = NULL,
+     .slow = &slow_sse,
      X86_COMMON},
     {.profile = "x86-avx2",
      .index = 1,
      .regs = {{16, 0, 0, vec_order, 256, vec_views, "vmovaps"}, GPR_FILE,
               {0, 0, 0, mask_order, 16, mask_views, NULL}},
      .zeroupper = "vzeroupper",
+     .slow = &slow_avx,
      X86_COMMON},
     {.profile = "x86-avx512",
      .index = 2,
      .regs = {{32, 0, 0, vec_order, 512, vec_views, "vmovaps"}, GPR_FILE,
               {8, BIT(0), 0, mask_order, 16, mask_views, "kmovw"}},
      .zeroupper = "vzeroupper",
+     .slow = &slow_avx,
      X86_COMMON},
 };

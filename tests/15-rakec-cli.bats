@@ -410,6 +410,11 @@ EOF
     run rake-check --describe <w.json
     [ "$status" -eq 0 ]
     [ "$output" = "$(printf 'target wasm-simd128\nwhole-program yes\npart runs\npart slow functions\npart module state')" ]
+    # a run's slow block becomes C: a part of its own
+    printf 'pack P {\n  f32: v;\n}\nrun r(s: stack P) -> stack P:\n  let <k: f32> = slow { 2.0 }\n  s with { v: s.v * <k> }\n' >b.rk
+    rake-parse b.rk | rake-check --target x86-avx2 >b.json
+    run rake-check --describe <b.json
+    [ "$output" = "$(printf 'target x86-avx2\nwhole-program yes\npart runs\npart slow blocks')" ]
     # constants are folded into kernels: no part
     printf 'const c: f32 = 2.0\n\nscratch f(a: f32s) -> f32s:\n  a * c\n' >c.rk
     rake-parse c.rk | rake-check --target x86-avx2 >c.json

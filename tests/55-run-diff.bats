@@ -7,7 +7,7 @@
 # with its packs (f32, i32, u32, u8, i8, u16 and i16 columns), runs
 # (`with`, `with ... where`, `compact ... where`, `compact ... with ...
 # where`; tines, the global tine, gaps, and/or/not; widen; if-selects,
-# conversions and bitcasts; uniform parameters; fused bindings,
+# conversions and bitcasts; uniform parameters; slow blocks; fused bindings,
 # locations and repeat; a scratch they call; other stacks of the same
 # count) and `slow cN() -> i32`, which builds the stacks from array
 # literals (0 to 49 records), calls the runs (once, twice, on a copy) and

@@ -19,8 +19,8 @@
  * the order they are first called, by C names of their own bound to the
  * symbol with an asm label).  Names of the C library the unit links
  * (rk_cnames_libc) are refused: in the one assembly file, the unit's own
- * calls of that function would reach the kernel.  General runs (views) and runs holding
- * slow blocks have no native code yet: a call to one is a located error. */
+ * calls of that function would reach the kernel.  General runs (views) have no
+ * native code yet: a call to one is a located error. */
 #include <string.h>
 
 #include "arena.h"
@@ -108,11 +108,6 @@ static const char *slow_call(RkNode *c, RkNode *fn)
 
 /* --- stack runs ----------------------------------------------------------------------- */
 
-static bool has_slow_block(RkNode *n, void *ctx)
-{
-    (void)ctx;
-    return n->kind == RK_SLOW_BLOCK || rk_ast_any_child(n, has_slow_block, NULL);
-}
 
 static int result_param(RkNode *run)
 {
@@ -212,12 +207,8 @@ const char *run_prototype(RkNode *c, RkNode *run, bool named)
     return proto.s;
 }
 
-/* Whether slow code could call the run natively (a stack run without slow
- * blocks). */
-bool native_run(RkNode *run)
-{
-    return run->ret && result_param(run) >= 0 && !rk_ast_any_child(run, has_slow_block, NULL);
-}
+/* Whether slow code could call the run natively (a stack run). */
+bool native_run(RkNode *run) { return run->ret && result_param(run) >= 0; }
 
 static const char *run_call(RkNode *c, RkNode *run)
 {
@@ -225,10 +216,6 @@ static const char *run_call(RkNode *c, RkNode *run)
     if (!run->ret || res < 0)
         refuse(c->loc, "rake-cgen: calling general run '%s': native general runs are work in "
                        "progress",
-               run->name);
-    if (rk_ast_any_child(run, has_slow_block, NULL))
-        refuse(c->loc, "rake-cgen: calling run '%s', which has slow { } blocks: native slow "
-                       "blocks in runs are work in progress",
                run->name);
     Buf proto = {0};
     buf_add(&proto, run_prototype(c, run, false));

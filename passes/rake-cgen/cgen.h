@@ -95,6 +95,7 @@ RkNode *find_decl(const char *name, RkKind k1, RkKind k2);
 
 /* func.c */
 void gen_function(RkNode *fn);
+void gen_run_blocks(RkNode *run);
 void gen_global(RkNode *d);
 const char *global_ref(RkNode *name);   /* pointer to a module value */
 void gen_list(RkList body);

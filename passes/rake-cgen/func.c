@@ -333,6 +333,116 @@ void gen_function(RkNode *fn)
     buf_add(o, rt->kind == RK_T_UNIT ? "    return;\n}\n" : "    return rk_ret;\n}\n");
 }
 
+/* --- slow blocks of runs ------------------------------------------------------------------
+ *
+ * A `slow { }` block in a run becomes a never-inlined helper, called by
+ * the run's native code through a trampoline that keeps every register
+ * (rake-emit, docs/runs.md):
+ *
+ *     __attribute__((noinline, used)) void rk_slow_<line>_<col>(unsigned char *rk_io)
+ *
+ * rk_io holds an 8-byte slot per value of the run the block reads, in
+ * the order rake-lower captures them (the operands of its slow.call: each
+ * name's first appearance, depth first), and the helper writes the
+ * block's value, zero-extended, into slot 0. */
+
+typedef struct Captures {
+    RkNode **names;
+    int n, cap;
+    bool *inner; /* slots bound inside the block */
+} Captures;
+
+static void inner_slots(RkNode *n, void *ctx)
+{
+    Captures *c = ctx;
+    if ((n->kind == RK_LET || n->kind == RK_VAR || n->kind == RK_FOR) && n->slot >= 0 &&
+        n->slot < G->nslots)
+        c->inner[n->slot] = true;
+    rk_ast_each_child(n, inner_slots, ctx);
+}
+
+static void capture_names(RkNode *n, void *ctx)
+{
+    Captures *c = ctx;
+    if (n->kind == RK_NAME && n->ref && (!strcmp(n->ref, "param") || !strcmp(n->ref, "local")) &&
+        n->slot >= 0 && n->slot < G->nslots && !c->inner[n->slot]) {
+        bool seen = false;
+        for (int i = 0; i < c->n && !seen; i++)
+            seen = c->names[i]->slot == n->slot;
+        if (!seen) {
+            c->names = rk_arena_grow(&rk_heap, c->names, c->n, &c->cap, sizeof *c->names, 8);
+            c->names[c->n++] = n;
+        }
+    }
+    rk_ast_each_child(n, capture_names, ctx);
+}
+
+static void gen_run_block(RkNode *run, RkNode *blk)
+{
+    begin(run);
+    G->nslots = run->slot > 0 ? run->slot : 0;
+    G->slots = rk_arena_alloc(&rk_heap, sizeof(Slot) * (size_t)(G->nslots + 1));
+    Captures c = {NULL, 0, 0, rk_arena_alloc(&rk_heap, (size_t)G->nslots + 1)};
+    rk_ast_each_child(blk, inner_slots, &c);
+    rk_ast_each_child(blk, capture_names, &c);
+    Walk w = {rk_arena_alloc(&rk_heap, (size_t)G->nslots + 1), 0};
+    rk_ast_each_child(blk, mark_viewed, &w);
+    for (int i = 0; i < c.n; i++) {
+        const RkType *t = type_of(c.names[i]);
+        if (t->kind != RK_T_SCALAR)
+            refuse(c.names[i]->loc, "rake-cgen: a slow block in run '%s' reading '%s' (%s): "
+                                    "native slow blocks read only scalar values",
+                   run->name, c.names[i]->name, c.names[i]->ty);
+        add_slot(c.names[i], t, false, &w);
+        G->slots[c.names[i]->slot].param = true;
+    }
+    rk_ast_each_child(blk, find_slots, &w);
+    const RkType *t = type_of(blk);
+    const char *v = ex(blk);
+    if (t->kind != RK_T_UNIT && t->kind != RK_T_SCALAR)
+        refuse(blk->loc, "rake-cgen: a slow block in a run giving %s is not implemented",
+               blk->ty);
+    if (v) {
+        emit("memset(rk_io, 0, 8);");
+        emit("{ %s rk_r = %s; memcpy(rk_io, &rk_r, sizeof rk_r); }", ctype(t), v);
+    }
+    Buf *o = &G->funcs;
+    const char *name = fmt("rk_slow_%d_%d", blk->loc.line, blk->loc.col);
+    buf_printf(&G->protos, "void %s(unsigned char *rk_io);\n", name);
+    buf_printf(o, "\n/* the slow block at %d:%d in run %s */\n__attribute__((noinline, used)) "
+                  "void %s(unsigned char *rk_io)\n{\n    (void)rk_io;\n",
+               blk->loc.line, blk->loc.col, run->name, name);
+    if (G->uses_frame)
+        buf_add(o, "    struct rk_frame rk_fr = {0, NULL};\n");
+    for (int i = 0; i < c.n; i++) {
+        RkNode *n = c.names[i];
+        const char *var = slot_name(n->slot, n->name);
+        buf_printf(o, "    %s %s;\n    memcpy(&%s, rk_io + %d, sizeof %s);\n",
+                   ctype(type_of(n)), var, var, 8 * i, var);
+    }
+    declare_slots(o);
+    buf_add(o, G->decls.s);
+    buf_add(o, G->body.s);
+    if (G->uses_frame)
+        buf_add(o, "    rk_release(&rk_fr);\n");
+    buf_add(o, "}\n");
+}
+
+static void outer_blocks(RkNode *n, void *ctx)
+{
+    if (n->kind == RK_SLOW_BLOCK)
+        gen_run_block(ctx, n);
+    else
+        rk_ast_each_child(n, outer_blocks, ctx);
+}
+
+/* The helpers of every slow block in a run. */
+void gen_run_blocks(RkNode *run)
+{
+    for (int i = 0; i < run->body.len; i++)
+        outer_blocks(run->body.items[i], run);
+}
+
 /* --- module values ---------------------------------------------------------------------------- */
 
 const char *global_ref(RkNode *name)

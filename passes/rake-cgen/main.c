@@ -103,7 +103,7 @@ static void gen_decls(Buf *packs)
         case RK_STATE:
         case RK_CONST: gen_global(n); break;
         case RK_SLOW: gen_function(n); break;
-        case RK_RUN:
+        case RK_RUN: gen_run_blocks(n); break; /* its slow blocks' helpers */
         case RK_SCRATCH:
         case RK_RAKE:
         case RK_TINE: break; /* native code, declared where slow code calls it */

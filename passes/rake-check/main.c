@@ -21,6 +21,7 @@
  *   part runs               one line for each of those it has, in this
  *   part slow functions     order (module constants are folded into the
  *   part module state       kernels that read them, so they are no part)
+ *   part slow blocks        a run holds `slow { }` blocks (they become C)
  *
  * so that rakec reads them with `read`, never by the JSON's layout.
  *
@@ -44,6 +45,12 @@ static void usage(void)
     exit(RK_EXIT_INPUT);
 }
 
+static bool has_slow_block(RkNode *n, void *ctx)
+{
+    (void)ctx;
+    return n->kind == RK_SLOW_BLOCK || rk_ast_any_child(n, has_slow_block, NULL);
+}
+
 /* --describe: the facts of a checked program (see the top). */
 static int describe(void)
 {
@@ -65,6 +72,11 @@ static int describe(void)
     for (int k = 0; k < 3; k++)
         if (has[k])
             printf("part %s\n", parts[k].part);
+    for (int i = 0; i < m->decls.len; i++)
+        if (m->decls.items[i]->kind == RK_RUN && has_slow_block(m->decls.items[i], NULL)) {
+            printf("part slow blocks\n");
+            break;
+        }
     return 0;
 }
 

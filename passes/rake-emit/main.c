@@ -88,11 +88,120 @@ static const char *shared_table(const RkMFunc *f, const RkMConst *c)
     return NULL;
 }
 
+/* --- slow blocks' trampolines (target.h, RkSlowCall) -------------------------- */
+
+/* The save area: each class's registers in turn, then the 8-byte slots
+ * of the values the block reads (at least one, for its value). */
+typedef struct Area {
+    int at[3];  /* each class's first byte */
+    int size[3]; /* each class's register bytes */
+    int io, bytes;
+} Area;
+
+static Area area_of(const RkMInstr *in)
+{
+    Area a = {{0}, {0}, 0, 0};
+    int off = 0;
+    for (int c = 0; c < 3; c++) {
+        const RkRegFile *rf = &M->t->regs[c];
+        a.at[c] = off;
+        a.size[c] = c == RK_RC_GPR ? 8 : c == RK_RC_MASK ? 8 : rf->full_bits / 8;
+        off += rf->count * a.size[c];
+    }
+    a.io = off;
+    int slots = in->nops > 1 ? in->nops : 1;
+    a.bytes = (off + 8 * slots + 63) / 64 * 64;
+    return a;
+}
+
+/* Registers the trampoline saves: every one the target has but the stack
+ * pointer and the frame's (reserved ones included: xmm15 may hold an
+ * instruction's temporary, never across a call, but it costs nothing). */
+static bool saved(int c, int r)
+{
+    const RkRegFile *rf = &M->t->regs[c];
+    if (r >= rf->count || !M->t->slow->save[c])
+        return false;
+    if (c == RK_RC_GPR)
+        return r != M->t->stack_pointer && !(rf->reserved & (1ull << r));
+    return !(c == RK_RC_MASK && (rf->reserved & (1ull << r)));
+}
+
+static void save_all(const Area *a, bool restore)
+{
+    const RkSlowCall *sc = M->t->slow;
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < M->t->regs[c].count; r++) {
+            if (!saved(c, r))
+                continue;
+            const char *reg = reg_name(rk_mreg((RkRegClass)c, false, r), 0);
+            int off = a->at[c] + r * a->size[c];
+            if (restore)
+                printf("\t%s\t%d(%%rsp), %%%s\n", sc->save[c], off, reg);
+            else
+                printf("\t%s\t%%%s, %d(%%rsp)\n", sc->save[c], reg, off);
+        }
+}
+
+/* An 8-byte move between two places of the area, through the scratch
+ * register (saved already, restored after). */
+static void area_move(int from, int to)
+{
+    const RkSlowCall *sc = M->t->slow;
+    const char *x = reg_name(rk_mreg(RK_RC_GPR, false, sc->scratch), 0);
+    printf("\t%s\t%d(%%rsp), %%%s\n\t%s\t%%%s, %d(%%rsp)\n", sc->slot_move, from, x,
+           sc->slot_move, x, to);
+}
+
+static int slot_of(const Area *a, const RkMOp *o)
+{
+    return a->at[o->reg.cls] + o->reg.num * a->size[o->reg.cls];
+}
+
+static void trampoline(const RkMFunc *f, int k, const RkMInstr *in)
+{
+    const RkSlowCall *sc = M->t->slow;
+    Area a = area_of(in);
+    bool value = in->ops[0].kind == RK_MO_REG;
+    int first = value ? 1 : 0; /* the block's line and column */
+    printf("\t.p2align 4\n\t.type\trk_tramp_%s_%d, @function\nrk_tramp_%s_%d:\n", f->name, k,
+           f->name, k);
+    printf(sc->enter, a.bytes);
+    save_all(&a, false);
+    for (int i = first + 2; i < in->nops; i++)
+        area_move(slot_of(&a, &in->ops[i]), a.io + 8 * (i - first - 2));
+    const RkRegRef *arg = M->t->args[RK_RC_GPR];
+    printf("\t%s\t%d(%%rsp), %%%s\n", sc->arg, a.io,
+           reg_name(rk_mreg(RK_RC_GPR, false, arg[0].num), 0));
+    if (M->t->zeroupper)
+        printf("\t%s\n", M->t->zeroupper);
+    printf("\t%s\trk_slow_%" PRId64 "_%" PRId64 "\n", sc->call, in->ops[first].imm,
+           in->ops[first + 1].imm);
+    if (value && in->ops[0].reg.cls == RK_RC_VEC) {
+        const char *x = reg_name(rk_mreg(RK_RC_GPR, false, sc->scratch), 32);
+        printf("\t%s\t%d(%%rsp), %%%s\n", sc->lane_move, a.io, x);
+        for (int l = 0; l < a.size[RK_RC_VEC] / 4; l++)
+            printf("\t%s\t%%%s, %d(%%rsp)\n", sc->lane_move, x, slot_of(&a, &in->ops[0]) + 4 * l);
+    } else if (value) {
+        area_move(a.io, slot_of(&a, &in->ops[0]));
+    }
+    save_all(&a, true);
+    fputs(sc->leave, stdout);
+    printf("\t.size\trk_tramp_%s_%d, .-rk_tramp_%s_%d\n", f->name, k, f->name, k);
+}
+
+static bool slow_call(const RkMInstr *in)
+{
+    const RkInsnDesc *d = rk_target_insn(M->t, in->op);
+    return d && (d->flags & RK_I_SLOW);
+}
+
 static void function(const RkMFunc *f)
 {
     printf("\t.text\n\t.p2align 4\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n",
            f->name, f->name, f->name, f->name);
     RkMFlat fl = rk_mir_flatten(f, M->t);
+    int calls = 0;
     for (int i = 0; i < fl.n; i++) {
         for (int b = 1; b < f->nblocks; b++)
             if (fl.block_at[b] == i) {
@@ -100,6 +209,12 @@ static void function(const RkMFunc *f)
                 printf(":\n");
             }
         const RkMInstr *in = &fl.ins[i];
+        if (slow_call(in)) {
+            if (!M->t->slow)
+                rk_diag_internal("%s has no way to call a slow block", M->t->profile);
+            printf("\t%s\trk_tramp_%s_%d\n", M->t->slow->call, f->name, calls++);
+            continue;
+        }
         printf("\t%s", in->op);
         for (int k = in->nops - 1; k >= 0; k--) {
             fputs(k == in->nops - 1 ? "\t" : ", ", stdout);
@@ -108,6 +223,9 @@ static void function(const RkMFunc *f)
         putchar('\n');
     }
     printf("\t.size\t%s, .-%s\n", f->name, f->name);
+    for (int i = 0, k = 0; i < fl.n; i++)
+        if (slow_call(&fl.ins[i]))
+            trampoline(f, k++, &fl.ins[i]);
     if (!f->nconsts)
         return;
     printf("\t.section\t.rodata\n");

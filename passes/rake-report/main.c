@@ -16,6 +16,7 @@
  * The source decides the words (column names, the predicate as written);
  * the selected machine code decides the numbers.  Adds and removes
  * nothing: a report is read, not compiled.  Deterministic. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,30 @@ static void tail_line(const RkProfile *p, const Run *r)
         printf("vmaskmovps for 32-bit columns\n");
 }
 
+/* A run's slow blocks: how many calls each rack makes, through
+ * trampolines that keep every register (docs/runs.md). */
+static void slow_line(const RkMFunc *f, const RkTarget *t)
+{
+    Names blocks = {0};
+    for (int b = 0; b < f->nblocks; b++)
+        for (int i = 0; i < f->blocks[b]->ninstrs; i++) {
+            const RkMInstr *in = &f->blocks[b]->instrs[i];
+            const RkInsnDesc *d = rk_target_insn(t, in->op);
+            if (!d || !(d->flags & RK_I_SLOW))
+                continue;
+            int at = in->ops[0].kind == RK_MO_REG;
+            add_name(&blocks, rk_arena_printf(&rk_heap, "%" PRId64 ":%" PRId64,
+                                              in->ops[at].imm, in->ops[at + 1].imm));
+        }
+    if (!blocks.n)
+        return;
+    printf("    slow blocks: ");
+    print_names(&blocks);
+    printf(" (C), once per rack each, through trampolines that save and restore every "
+           "register\n");
+    free(blocks.v);
+}
+
 static void report_run(RkModule *m, const RkMModule *mm, const RkProfile *p, RkNode *d)
 {
     Run r = {d, NULL, 0, {0}, {0}, {0}, 0};
@@ -275,6 +300,7 @@ static void report_run(RkModule *m, const RkMModule *mm, const RkProfile *p, RkN
         printf("    selection: masked by %s\n", pred_text(r.result->pred));
     tail_line(p, &r);
     const RkMFunc *f = mir_func(mm, d->name);
+    slow_line(f, mm->t);
     int all, vec;
     loop_counts(f, mm->t, &all, &vec);
     int rack_bytes = r.bytes * p->lanes * 32 / domain;

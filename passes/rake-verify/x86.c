@@ -8,8 +8,10 @@
  * ISA extension it needs, does it move data across lanes, is it a fused
  * multiply-add, a branch, a return, stack traffic, a call) comes from the
  * target table (lib/target_x86.c).  First, over the whole function:
- *   control-flow     no calls; a jump, branch, return or trap only where
- *                    the selection has a terminator
+ *   control-flow     no calls but a run's calls of its slow blocks'
+ *                    trampolines where the selection has call.slow; a
+ *                    jump, branch, return or trap only where the
+ *                    selection has a terminator
  *   stack            push and pop only where the selection saves and
  *                    restores a callee-saved register; no other operand
  *                    names rsp or rbp (no spills)
@@ -307,10 +309,48 @@ static void check_flow(Ctx *c, const Insn *in, const RkInsnDesc *d, const RkMIns
                                              "(no spills)");
 }
 
+static const ElfReloc *reloc_at(Ctx *c, uint64_t off);
+
+/* Whether the selection calls a slow block here. */
+static bool slow_here(const Ctx *c, const RkMInstr *mi)
+{
+    const RkInsnDesc *md = mir_desc(c, mi);
+    return md && (md->flags & RK_I_SLOW);
+}
+
+/* A run's call of a slow block: a direct call of this call site's
+ * trampoline, rk_tramp_FUNC_K (the K-th slow call of the function), a
+ * symbol of the same section, so the assembler left no relocation.  The
+ * trampoline keeps every register; it lies outside the function, and the
+ * C helper it calls is the C compiler's, like the rest of the slow tier. */
+static void check_slow_call(Ctx *c, const Insn *in, const RkMInstr *mi)
+{
+    if (strncmp(in->mnem, c->t->slow->call, strlen(c->t->slow->call)) || in->nops != 1)
+        return violation(c, in, "selection", "the selection calls a slow block here");
+    int k = 0;
+    for (const RkMInstr *p = c->fl.ins; p < mi; p++)
+        k += slow_here(c, p);
+    char want[200];
+    snprintf(want, sizeof want, "rk_tramp_%s_%d", c->f->name, k);
+    const char *target = in->ops[0] + (in->ops[0][0] == '$');
+    unsigned long long to = strtoull(target, NULL, 0);
+    for (int i = 0; i < c->obj->nsymbols; i++) {
+        const ElfSymbol *s = &c->obj->symbols[i];
+        if (s->name && !strcmp(s->name, want) && s->shndx == c->obj->text && s->value == to &&
+            !reloc_at(c, in->addr + 1))
+            return;
+    }
+    violation(c, in, "control-flow", "a run calls only its slow blocks' trampolines: this "
+                                     "call doesn't reach %s",
+              want);
+}
+
 static void check_insn(Ctx *c, const Insn *in, const RkMInstr *mi, bool last)
 {
     const char *m = in->mnem;
     const RkInsnDesc *d = rk_target_insn(c->t, m);
+    if (c->t->slow && slow_here(c, mi))
+        return check_slow_call(c, in, mi);
     check_flow(c, in, d, mi, last);
     if (c->failed)
         return;
@@ -534,6 +574,8 @@ static void verify_function(Ctx *c, csh h)
             break;
         }
         const RkMInstr *mi = &c->fl.ins[i];
+        if (slow_here(c, mi))
+            continue; /* checked above */
         check_selection(c, &ins[i], mi);
         check_transfer(c, &ins[i], mi);
         check_whole(c, &ins[i], mi);

@@ -76,6 +76,31 @@ void gen_gtine(Buf *out, const char *prefix)
     gt = &g;
 }
 
+/* A run's `slow { }` block giving a uniform: it counts its calls in the
+ * module's rk_ticks (once per rack: full racks, then the tail) and mixes
+ * the count with uniforms of the run (f32, i32, u32) it captures, never
+ * trapping (wrapping integer arithmetic, f32 from a bounded count). */
+static void gen_slow_block(Buf *b)
+{
+    int t = rnd(3);
+    char *name = fresh("sb");
+    int ids[MAXV], nu = 0;
+    for (int j = 0; j < S->nv; j++)
+        if (S->v[j].ty == sc_of(t))
+            ids[nu++] = j;
+    const char *u = nu ? S->v[ids[rnd(nu)]].name : NULL;
+    bput(b, "  let <%s: %s> = slow {\n    rk_ticks <- wrap_add(rk_ticks, %d)\n", name,
+         tyname[sc_of(t)], 1 + rnd(5));
+    if (t == T_F)
+        bput(b, "    f32(rk_ticks %% 64) * 0.5%s%s }\n", u ? " - " : "", u ? u : "");
+    else if (t == T_I)
+        bput(b, "    %s }\n", u ? xfmt("wrap_add(i32(rk_ticks %% 1000), %s)", u)
+                              : "i32(rk_ticks % 1000) - 7");
+    else
+        bput(b, "    %s }\n", u ? xfmt("wrap_mul(rk_ticks, %s)", u) : "rk_ticks");
+    add_var(name, sc_of(t));
+}
+
 /* Statements of a scratch or run body. */
 static void gen_stmts(Buf *b, int n, int run)
 {
@@ -113,6 +138,8 @@ static void gen_stmts(Buf *b, int n, int run)
                 v->prod = e.fmul;
                 v->exact = e.exact;
             }
+        } else if (k == 5 && run && chance(30)) { /* a slow block's uniform */
+            gen_slow_block(b);
         } else if (k == 5) { /* uniform let */
             int t = rnd(3);
             char *name = fresh("un");
