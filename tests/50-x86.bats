@@ -27,7 +27,7 @@
 #
 # Vary the random run with RAKE_X86_SEED (default 1), RAKE_X86_BATCHES
 # (batches per profile, default 8) and RAKE_X86_KERNELS (kernels per
-# batch, default 490); RAKE_X86_MIN_KERNELS (default 10000) is the least
+# batch, default 450); RAKE_X86_MIN_KERNELS (default 10000) is the least
 # number of random kernels the run must compile and verify.
 # RAKE_X86_NO_AVX512=1 runs the suite as on a CPU without AVX-512.
 load lib/common
@@ -36,7 +36,7 @@ X86=(x86-sse2 x86-avx2 x86-avx512)
 T=$RAKE_ROOT/tests/x86
 SEED=${RAKE_X86_SEED:-1}
 BATCHES=${RAKE_X86_BATCHES:-8}
-KERNELS=${RAKE_X86_KERNELS:-490}
+KERNELS=${RAKE_X86_KERNELS:-450}
 MIN_KERNELS=${RAKE_X86_MIN_KERNELS:-10000}
 
 setup_file() {
