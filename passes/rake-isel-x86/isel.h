@@ -3,6 +3,8 @@
  *   main.c    reading rake.nir, the calling convention, writing rake.mir
  *   seq.c     the instruction sequences, per profile (x86.h names them)
  *   select.c  one native-IR operation at a time
+ *   run.c     stack runs: general registers, transfers, tails, compaction
+ *   slow.c    a run's slow blocks (call.slow)
  */
 #ifndef RAKE_ISEL_H
 #define RAKE_ISEL_H
@@ -72,5 +74,8 @@ RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 
 /* run.c: a stack run's blocks, after main.c's entry */
 void select_run(RkFunc *nf, RkMFunc *mf);
+
+/* slow.c */
+int select_slow_call(RkInstr *in);
 
 #endif

@@ -27,13 +27,12 @@
  *     which never passes the records already read; the tail stores only
  *     its selected lanes.
  * A `slow { }` block is call.slow, a call of a trampoline that keeps
- * every register (slow_call).
+ * every register (slow.c).
  * The broadcast uniforms stay in vector registers across the loop;
  * constants load in each block that uses them (from L1, and they don't
  * take registers the columns need).  What a native run
  * can't do yet (views, reductions, scans, lane extraction and insertion,
  * shuffles) is a located error naming the operation. */
-#include <stdio.h>
 #include <string.h>
 
 #include "arena.h"
@@ -785,46 +784,6 @@ static int gpr_op(RkInstr *in)
     }
 }
 
-/* A 32-bit scalar a slow block can exchange with the run. */
-static bool slot_scalar(const RkType *t)
-{
-    return t && t->kind == RK_T_SCALAR &&
-           (t->elem == RK_E_F32 || t->elem == RK_E_I32 || t->elem == RK_E_U32);
-}
-
-/* A `slow { }` block: call.slow reads the values the block reads (uniform
- * scalars, in vector registers like every 32-bit uniform) and writes its
- * value; its immediates name the block (rake-cgen's rk_slow_LINE_COL).
- * rake-emit spells it as a call of a trampoline that keeps every
- * register, so the values live across it stay where they are. */
-static int slow_call(RkInstr *in)
-{
-    int line = 0, col = 0;
-    if (!in->text || sscanf(in->text, "%d:%d", &line, &col) != 2)
-        rk_diag_internal("%s: slow.call %%%d names no block", S->nf->name, in->id);
-    for (int i = 0; i < in->nargs; i++)
-        if (!slot_scalar(type_of(in->args[i])))
-            rk_diag_fatal(in->loc, "native stack run %s: a slow block reading a %s value is "
-                                   "work in progress natively (f32, i32 and u32 are "
-                                   "implemented)",
-                          S->nf->name, rk_ty_str(type_of(in->args[i])));
-    bool value = in->type && in->type->kind != RK_T_UNIT;
-    if (value && !slot_scalar(in->type))
-        rk_diag_fatal(in->loc, "native stack run %s: a slow block giving %s is work in progress "
-                               "natively (f32, i32 and u32 are implemented)",
-                      S->nf->name, rk_ty_str(in->type));
-    RkMInstr *mi = rk_mir_add(S->mf, "call.slow", S->origin, S->nir);
-    mi->loc = S->loc;
-    int d = value ? fresh() : -1;
-    if (value)
-        rk_mir_operand(mi, rk_mvd(d));
-    rk_mir_operand(mi, rk_mi(line));
-    rk_mir_operand(mi, rk_mi(col));
-    for (int i = 0; i < in->nargs; i++)
-        rk_mir_operand(mi, rk_mv(S->vreg[in->args[i]]));
-    return d;
-}
-
 static int run_instr(RkInstr *in)
 {
     S->origin = in->op;
@@ -862,7 +821,7 @@ static int run_instr(RkInstr *in)
         if (is_int64(in->type))
             return gselect(in);
         break;
-    case RK_OP_SLOW_CALL: return slow_call(in);
+    case RK_OP_SLOW_CALL: return select_slow_call(in);
     case RK_OP_RACK_GATHER: not_in_runs(in, "a gather");
     case RK_OP_VIEW_PTR: case RK_OP_VIEW_COUNT: case RK_OP_ELEM_LOAD:
         not_in_runs(in, "a view");
