@@ -193,3 +193,13 @@ const char *rk_target_cond_inverse(const RkTarget *t, const char *cond)
             return t->inverse[i];
     return NULL;
 }
+
+bool rk_target_slow_saved(const RkTarget *t, RkRegClass c, int r)
+{
+    const RkRegFile *rf = &t->regs[c];
+    if (!t->slow || r < 0 || r >= rf->count || !t->slow->save[c])
+        return false;
+    if (c == RK_RC_VEC)
+        return true;
+    return !(c == RK_RC_GPR && r == t->stack_pointer) && !(rf->reserved & (1ull << r));
+}

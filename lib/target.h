@@ -147,6 +147,11 @@ bool rk_target_cond(const RkTarget *t, const char *cond);
 /* The condition that holds exactly when cond doesn't, or NULL. */
 const char *rk_target_cond_inverse(const RkTarget *t, const char *cond);
 
+/* Whether a slow block's trampoline saves and restores this register:
+ * every one the target has, but the stack pointer and reserved general
+ * and mask registers (the frame pointer is the trampoline's own). */
+bool rk_target_slow_saved(const RkTarget *t, RkRegClass c, int num);
+
 /* the tables (lib/target_x86.c, lib/target_arm64.c) */
 extern const RkTarget rk_target_x86[3];
 extern const RkTarget rk_target_arm64;

@@ -281,7 +281,7 @@ altered() {
     [[ $output == *"constant: the loaded constant's bytes differ"* ]]
 }
 
-@test "native runs: a run's slow blocks are calls of its own trampolines, and rake-verify checks each target" {
+@test "native runs: a run's slow blocks are calls of its own trampolines, and rake-verify checks each target and trampoline" {
     local d=$BATS_TEST_TMPDIR/slow f=$RAKE_ROOT/tests/interp/run_slow_blocks.rk p
     mkdir -p "$d"
     for p in "${X86[@]}"; do
@@ -299,6 +299,14 @@ altered() {
         echo "$output"
         [ "$status" -eq 1 ]
         [[ $output == *"scale+"*"control-flow: a run calls only its slow blocks' trampolines: this call doesn't reach rk_tramp_scale_0"* ]]
+        # a trampoline that restores r15 from the wrong place
+        "$BIN/rakec" -c --no-report --target "$p" "$f" -o "$d/k.o"
+        at=$(last_byte "$d/k.o" rk_tramp_scale_0 'mov +0x[0-9a-f]+\(%rsp\),%r15')
+        flip "$d/k.o" $((text + at))
+        run "$BIN/rake-verify" --object "$d/k.o" --whole-program <"$d/k.mir.json"
+        echo "$output"
+        [ "$status" -eq 1 ]
+        [[ $output == *"stack: rk_tramp_scale_0 doesn't keep r15 across the slow block"* ]]
     done
 }
 

@@ -114,25 +114,12 @@ static Area area_of(const RkMInstr *in)
     return a;
 }
 
-/* Registers the trampoline saves: every one the target has but the stack
- * pointer and the frame's (reserved ones included: xmm15 may hold an
- * instruction's temporary, never across a call, but it costs nothing). */
-static bool saved(int c, int r)
-{
-    const RkRegFile *rf = &M->t->regs[c];
-    if (r >= rf->count || !M->t->slow->save[c])
-        return false;
-    if (c == RK_RC_GPR)
-        return r != M->t->stack_pointer && !(rf->reserved & (1ull << r));
-    return !(c == RK_RC_MASK && (rf->reserved & (1ull << r)));
-}
-
 static void save_all(const Area *a, bool restore)
 {
     const RkSlowCall *sc = M->t->slow;
     for (int c = 0; c < 3; c++)
         for (int r = 0; r < M->t->regs[c].count; r++) {
-            if (!saved(c, r))
+            if (!rk_target_slow_saved(M->t, (RkRegClass)c, r))
                 continue;
             const char *reg = reg_name(rk_mreg((RkRegClass)c, false, r), 0);
             int off = a->at[c] + r * a->size[c];

@@ -11,7 +11,10 @@
  *   control-flow     no calls but a run's calls of its slow blocks'
  *                    trampolines where the selection has call.slow; a
  *                    jump, branch, return or trap only where the
- *                    selection has a terminator
+ *                    selection has a terminator.  Each trampoline makes
+ *                    one call, of its block's helper, keeps every
+ *                    register (stored before, loaded back after) and
+ *                    returns
  *   stack            push and pop only where the selection saves and
  *                    restores a callee-saved register; no other operand
  *                    names rsp or rbp (no spills)
@@ -266,6 +269,99 @@ static const RkInsnDesc *mir_desc(const Ctx *c, const RkMInstr *mi)
     return mi ? rk_target_insn(c->t, mi->op) : NULL;
 }
 
+static const ElfReloc *reloc_at(Ctx *c, uint64_t off);
+
+/* --- slow blocks' trampolines ------------------------------------------------------
+ *
+ * The trampoline of a run's K-th call.slow, rk_tramp_FUNC_K, lies outside
+ * the run.  It must keep every register (rk_target_slow_saved): each is
+ * stored to the stack before the trampoline's only call and loaded from
+ * the same place after it; the call reaches rk_slow_LINE_COL (a
+ * relocation against that symbol); the trampoline ends in ret. */
+
+typedef struct Saves {
+    char at[3][RK_REG_MAX][64]; /* where each register was stored ("" none) */
+    bool back[3][RK_REG_MAX];   /* loaded back from there after the call */
+} Saves;
+
+/* A whole register of the target, by its Capstone name. */
+static bool whole_reg(const Ctx *c, const char *name, RkRegRef *r)
+{
+    int bits;
+    if (!rk_target_reg_parse(c->t, name, r, &bits))
+        return false;
+    return bits == 0 || bits == c->t->regs[r->cls].full_bits;
+}
+
+static void note_save(const Ctx *c, const Insn *in, bool after, Saves *sv)
+{
+    RkRegRef r;
+    if (in->nops != 2)
+        return;
+    const char *reg = after ? in->ops[1] : in->ops[0], *mem = after ? in->ops[0] : in->ops[1];
+    if (strncmp(mem, "(rsp,", 5) || !whole_reg(c, reg, &r) ||
+        strcmp(in->mnem, c->t->slow->save[r.cls]))
+        return;
+    if (!after && !sv->at[r.cls][r.num][0])
+        snprintf(sv->at[r.cls][r.num], 64, "%s", mem);
+    else if (after && !strcmp(sv->at[r.cls][r.num], mem))
+        sv->back[r.cls][r.num] = true;
+}
+
+static bool tramp_call(Ctx *c, const Insn *in, const RkMInstr *mi)
+{
+    int at = mi->ops[0].kind == RK_MO_REG;
+    char want[80];
+    snprintf(want, sizeof want, "rk_slow_%lld_%lld", (long long)mi->ops[at].imm,
+             (long long)mi->ops[at + 1].imm);
+    const ElfReloc *r = reloc_at(c, in->addr + 1);
+    return r && r->sym && r->sym->name && !strcmp(r->sym->name, want);
+}
+
+static void verify_trampoline(Ctx *c, csh h, const RkMInstr *mi, int k)
+{
+    char name[200];
+    snprintf(name, sizeof name, "rk_tramp_%s_%d", c->f->name, k);
+    const ElfSymbol *sym = NULL;
+    for (int i = 0; i < c->obj->nsymbols; i++)
+        if (c->obj->symbols[i].name && !strcmp(c->obj->symbols[i].name, name) &&
+            c->obj->symbols[i].shndx == c->obj->text)
+            sym = &c->obj->symbols[i];
+    if (!sym)
+        return violation(c, NULL, "control-flow", "no trampoline %s for a slow block", name);
+    ElfSection *text = &c->obj->sections[c->obj->text];
+    cs_insn *ci;
+    size_t n = sym->value + sym->size <= text->size
+                   ? cs_disasm(h, text->data + sym->value, sym->size, sym->value, 0, &ci)
+                   : 0;
+    Saves *sv = rk_arena_alloc(&rk_heap, sizeof *sv);
+    memset(sv, 0, sizeof *sv);
+    int calls = 0;
+    bool reached = false, ends = false;
+    for (size_t i = 0; i < n; i++) {
+        Insn in;
+        normalise(h, &ci[i], &in);
+        if (!strncmp(in.mnem, "call", 4)) {
+            calls++;
+            reached = tramp_call(c, &in, mi);
+            continue;
+        }
+        note_save(c, &in, calls > 0, sv);
+        ends = i == n - 1 && !strcmp(in.mnem, c->t->ret);
+    }
+    if (n)
+        cs_free(ci, n);
+    if (calls != 1 || !reached || !ends)
+        return violation(c, NULL, "control-flow", "%s must make one call, of the slow block's "
+                                                  "helper, and return",
+                         name);
+    for (int cls = 0; cls < 3; cls++)
+        for (int r = 0; r < c->t->regs[cls].count; r++)
+            if (rk_target_slow_saved(c->t, (RkRegClass)cls, r) && !sv->back[cls][r])
+                return violation(c, NULL, "stack", "%s doesn't keep %s across the slow block",
+                                 name, rk_target_reg_name(c->t, (RkRegClass)cls, r, 0));
+}
+
 /* Whether the selection has an instruction with any of the flags. */
 static bool selection_has(const Ctx *c, unsigned flags)
 {
@@ -308,8 +404,6 @@ static void check_flow(Ctx *c, const Insn *in, const RkInsnDesc *d, const RkMIns
             return violation(c, in, "stack", "a kernel doesn't use the stack or its registers "
                                              "(no spills)");
 }
-
-static const ElfReloc *reloc_at(Ctx *c, uint64_t off);
 
 /* Whether the selection calls a slow block here. */
 static bool slow_here(const Ctx *c, const RkMInstr *mi)
@@ -588,6 +682,9 @@ static void verify_function(Ctx *c, csh h)
     if (!c->failed && (c->n == 0 || !ends_flow(c, ins[c->n - 1].mnem)))
         violation(c, NULL, "control-flow", "the function doesn't end in %s, %s or %s", c->t->ret,
                   c->t->jump, c->t->trap);
+    for (int i = 0, k = 0; i < c->fl.n && !c->failed; i++)
+        if (slow_here(c, &c->fl.ins[i]))
+            verify_trampoline(c, h, &c->fl.ins[i], k++);
     cs_free(c->ci, c->n);
 }
 
