@@ -689,26 +689,38 @@ static void verify_function(Ctx *c, csh h)
 }
 
 /* Whether .text offset `off` lies inside one of the selected functions. */
-static bool in_selection(ElfObject *obj, const RkMModule *m, uint64_t off)
+typedef struct Range {
+    uint64_t from, to;
+} Range;
+
+/* The .text ranges of the selected functions' symbols (n of them). */
+static Range *selection_ranges(ElfObject *obj, const RkMModule *m, int *n)
 {
+    Range *r = rk_arena_alloc(&rk_heap, sizeof *r * (size_t)(m->nfuncs + 1));
+    *n = 0;
     for (int k = 0; k < m->nfuncs; k++)
         for (int i = 0; i < obj->nsymbols; i++) {
             const ElfSymbol *s = &obj->symbols[i];
-            if (s->type == 2 && s->shndx == obj->text && !strcmp(s->name, m->funcs[k]->name) &&
-                off >= s->value && off < s->value + s->size)
-                return true;
+            if (s->type == 2 && s->shndx == obj->text && !strcmp(s->name, m->funcs[k]->name)) {
+                r[(*n)++] = (Range){s->value, s->value + s->size};
+                break;
+            }
         }
-    return false;
+    return r;
 }
 
 /* In a whole program's object the C compiler's functions share .text
  * with the kernels and runs: only relocations inside those are judged. */
 static int check_relocs(ElfObject *obj, const RkMModule *m, bool whole)
 {
-    int bad = 0;
+    int bad = 0, nr;
+    Range *sel = selection_ranges(obj, m, &nr);
     for (int i = 0; i < obj->nrelocs; i++) {
         const ElfReloc *r = &obj->text_relocs[i];
-        if (whole && !in_selection(obj, m, r->offset))
+        bool inside = false;
+        for (int k = 0; k < nr && !inside; k++)
+            inside = r->offset >= sel[k].from && r->offset < sel[k].to;
+        if (whole && !inside)
             continue;
         if (r->type != 2 || r->sym->shndx != obj->rodata) {
             fprintf(stderr, "rake-verify: relocation: .text+0x%llx has relocation type %u "
