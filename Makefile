@@ -72,12 +72,15 @@ asan: $(addprefix build-asan/bin/,$(PASSES)) build-asan/bin/rakec
 deps:
 	@tools/install-deps --check >/dev/null 2>&1 || tools/install-deps
 
+# the two build trees compile side by side, one job per core
+JOBS := $(shell nproc 2>/dev/null || echo 2)
+
 test: deps
-	$(MAKE) build asan
+	$(MAKE) -j$(JOBS) build asan
 	tests/run-all
 
 demo: deps
-	$(MAKE) build
+	$(MAKE) -j$(JOBS) build
 	tools/demo
 
 golden: build
