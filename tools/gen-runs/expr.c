@@ -114,13 +114,22 @@ static E leaf_rack(int t, Ctx *c, int d)
     return conv_to(t, c, d + 1);
 }
 
-/* A uniform of type t (a parameter or uniform let) or a literal. */
-static E leaf_uni(int t)
+/* The variables holding a uniform of rack type t's scalar (parameters,
+ * uniform lets, slow blocks' values): their indices in ids, their count
+ * returned. */
+int uniforms_of(int t, int *ids)
 {
-    int ids[MAXV], n = 0;
+    int n = 0;
     for (int i = 0; i < S->nv; i++)
         if (S->v[i].ty == sc_of(t))
             ids[n++] = i;
+    return n;
+}
+
+/* A uniform of type t (a parameter or uniform let) or a literal. */
+static E leaf_uni(int t)
+{
+    int ids[MAXV], n = uniforms_of(t, ids);
     if (n && chance(60)) {
         E e = mk(xfmt("<%s>", S->v[ids[rnd(n)]].name), sc_of(t), 0);
         return e;

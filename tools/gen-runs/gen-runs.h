@@ -147,6 +147,7 @@ char *par(E e);
 Var *add_var(const char *name, int ty);
 E gen(int t, Ctx *c, int d);      /* a rack or uniform operand of rack type t */
 E gen_rack(int t, Ctx *c, int d); /* a rack of type t (never a bare uniform) */
+int uniforms_of(int t, int *ids); /* the uniform variables of type t, by index */
 E gen_mask(Ctx *c, int d);
 char *gen_pred(int d); /* a tine's formula */
 char *gen_where(void); /* a `where` predicate */

@@ -84,10 +84,7 @@ static void gen_slow_block(Buf *b)
 {
     int t = rnd(3);
     char *name = fresh("sb");
-    int ids[MAXV], nu = 0;
-    for (int j = 0; j < S->nv; j++)
-        if (S->v[j].ty == sc_of(t))
-            ids[nu++] = j;
+    int ids[MAXV], nu = uniforms_of(t, ids);
     const char *u = nu ? S->v[ids[rnd(nu)]].name : NULL;
     bput(b, "  let <%s: %s> = slow {\n    rk_ticks <- wrap_add(rk_ticks, %d)\n", name,
          tyname[sc_of(t)], 1 + rnd(5));
@@ -143,10 +140,7 @@ static void gen_stmts(Buf *b, int n, int run)
         } else if (k == 5) { /* uniform let */
             int t = rnd(3);
             char *name = fresh("un");
-            int ids[MAXV], nu = 0;
-            for (int j = 0; j < S->nv; j++)
-                if (S->v[j].ty == sc_of(t))
-                    ids[nu++] = j;
+            int ids[MAXV], nu = uniforms_of(t, ids);
             static const char *UOPS[] = {"+", "-", "*"};
             const char *l = lit_of(t);
             if (nu)
