@@ -85,7 +85,7 @@ enum {
  * bytes), `leave` returns from it (plain text). */
 typedef struct RkSlowCall {
     const char *call;              /* the call instruction */
-    const char *save[3];           /* a whole register to or from memory, per class */
+    const char *save[RK_RC_COUNT]; /* a whole register to or from memory, per class */
     const char *enter, *leave;     /* the trampoline's frame */
     const char *slot_move;         /* an 8-byte move through the scratch register */
     const char *lane_move;         /* a 4-byte one: a vector result fills every lane */

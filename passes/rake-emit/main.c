@@ -90,11 +90,17 @@ static const char *shared_table(const RkMFunc *f, const RkMConst *c)
 
 /* --- slow blocks' trampolines (target.h, RkSlowCall) -------------------------- */
 
+/* The save area is addressed from the stack pointer. */
+static const char *sp(void)
+{
+    return reg_name(rk_mreg(RK_RC_GPR, false, M->t->stack_pointer), 0);
+}
+
 /* The save area: each class's registers in turn, then the 8-byte slots
  * of the values the block reads (at least one, for its value). */
 typedef struct Area {
-    int at[3];  /* each class's first byte */
-    int size[3]; /* each class's register bytes */
+    int at[RK_RC_COUNT];   /* each class's first byte */
+    int size[RK_RC_COUNT]; /* each class's register bytes */
     int io, bytes;
 } Area;
 
@@ -102,10 +108,10 @@ static Area area_of(const RkMInstr *in)
 {
     Area a = {{0}, {0}, 0, 0};
     int off = 0;
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < RK_RC_COUNT; c++) {
         const RkRegFile *rf = &M->t->regs[c];
         a.at[c] = off;
-        a.size[c] = c == RK_RC_GPR ? 8 : c == RK_RC_MASK ? 8 : rf->full_bits / 8;
+        a.size[c] = c == RK_RC_VEC ? rf->full_bits / 8 : 8;
         off += rf->count * a.size[c];
     }
     a.io = off;
@@ -117,16 +123,16 @@ static Area area_of(const RkMInstr *in)
 static void save_all(const Area *a, bool restore)
 {
     const RkSlowCall *sc = M->t->slow;
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < RK_RC_COUNT; c++)
         for (int r = 0; r < M->t->regs[c].count; r++) {
             if (!rk_target_slow_saved(M->t, (RkRegClass)c, r))
                 continue;
             const char *reg = reg_name(rk_mreg((RkRegClass)c, false, r), 0);
             int off = a->at[c] + r * a->size[c];
             if (restore)
-                printf("\t%s\t%d(%%rsp), %%%s\n", sc->save[c], off, reg);
+                printf("\t%s\t%d(%%%s), %%%s\n", sc->save[c], off, sp(), reg);
             else
-                printf("\t%s\t%%%s, %d(%%rsp)\n", sc->save[c], reg, off);
+                printf("\t%s\t%%%s, %d(%%%s)\n", sc->save[c], reg, off, sp());
         }
 }
 
@@ -136,8 +142,8 @@ static void area_move(int from, int to)
 {
     const RkSlowCall *sc = M->t->slow;
     const char *x = reg_name(rk_mreg(RK_RC_GPR, false, sc->scratch), 0);
-    printf("\t%s\t%d(%%rsp), %%%s\n\t%s\t%%%s, %d(%%rsp)\n", sc->slot_move, from, x,
-           sc->slot_move, x, to);
+    printf("\t%s\t%d(%%%s), %%%s\n\t%s\t%%%s, %d(%%%s)\n", sc->slot_move, from, sp(), x,
+           sc->slot_move, x, to, sp());
 }
 
 static int slot_of(const Area *a, const RkMOp *o)
@@ -158,7 +164,7 @@ static void trampoline(const RkMFunc *f, int k, const RkMInstr *in)
     for (int i = first + 2; i < in->nops; i++)
         area_move(slot_of(&a, &in->ops[i]), a.io + 8 * (i - first - 2));
     const RkRegRef *arg = M->t->args[RK_RC_GPR];
-    printf("\t%s\t%d(%%rsp), %%%s\n", sc->arg, a.io,
+    printf("\t%s\t%d(%%%s), %%%s\n", sc->arg, a.io, sp(),
            reg_name(rk_mreg(RK_RC_GPR, false, arg[0].num), 0));
     if (M->t->zeroupper)
         printf("\t%s\n", M->t->zeroupper);
@@ -166,9 +172,10 @@ static void trampoline(const RkMFunc *f, int k, const RkMInstr *in)
            in->ops[first + 1].imm);
     if (value && in->ops[0].reg.cls == RK_RC_VEC) {
         const char *x = reg_name(rk_mreg(RK_RC_GPR, false, sc->scratch), 32);
-        printf("\t%s\t%d(%%rsp), %%%s\n", sc->lane_move, a.io, x);
+        printf("\t%s\t%d(%%%s), %%%s\n", sc->lane_move, a.io, sp(), x);
         for (int l = 0; l < a.size[RK_RC_VEC] / 4; l++)
-            printf("\t%s\t%%%s, %d(%%rsp)\n", sc->lane_move, x, slot_of(&a, &in->ops[0]) + 4 * l);
+            printf("\t%s\t%%%s, %d(%%%s)\n", sc->lane_move, x, slot_of(&a, &in->ops[0]) + 4 * l,
+                   sp());
     } else if (value) {
         area_move(a.io, slot_of(&a, &in->ops[0]));
     }

@@ -280,8 +280,8 @@ static const ElfReloc *reloc_at(Ctx *c, uint64_t off);
  * relocation against that symbol); the trampoline ends in ret. */
 
 typedef struct Saves {
-    char at[3][RK_REG_MAX][64]; /* where each register was stored ("" none) */
-    bool back[3][RK_REG_MAX];   /* loaded back from there after the call */
+    char at[RK_RC_COUNT][RK_REG_MAX][64]; /* where each register was stored ("" none) */
+    bool back[RK_RC_COUNT][RK_REG_MAX];   /* loaded back from there after the call */
 } Saves;
 
 /* A whole register of the target, by its Capstone name. */
@@ -299,7 +299,9 @@ static void note_save(const Ctx *c, const Insn *in, bool after, Saves *sv)
     if (in->nops != 2)
         return;
     const char *reg = after ? in->ops[1] : in->ops[0], *mem = after ? in->ops[0] : in->ops[1];
-    if (strncmp(mem, "(rsp,", 5) || !whole_reg(c, reg, &r) ||
+    const char *sp = rk_target_reg_name(c->t, RK_RC_GPR, c->t->stack_pointer, 0);
+    if (mem[0] != '(' || strncmp(mem + 1, sp, strlen(sp)) || mem[1 + strlen(sp)] != ',' ||
+        !whole_reg(c, reg, &r) ||
         strcmp(in->mnem, c->t->slow->save[r.cls]))
         return;
     if (!after && !sv->at[r.cls][r.num][0])
@@ -311,17 +313,15 @@ static void note_save(const Ctx *c, const Insn *in, bool after, Saves *sv)
 static bool tramp_call(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
     int at = mi->ops[0].kind == RK_MO_REG;
-    char want[80];
-    snprintf(want, sizeof want, "rk_slow_%lld_%lld", (long long)mi->ops[at].imm,
-             (long long)mi->ops[at + 1].imm);
+    const char *want = rk_arena_printf(&rk_heap, "rk_slow_%lld_%lld", (long long)mi->ops[at].imm,
+                                       (long long)mi->ops[at + 1].imm);
     const ElfReloc *r = reloc_at(c, in->addr + 1);
     return r && r->sym && r->sym->name && !strcmp(r->sym->name, want);
 }
 
 static void verify_trampoline(Ctx *c, csh h, const RkMInstr *mi, int k)
 {
-    char name[200];
-    snprintf(name, sizeof name, "rk_tramp_%s_%d", c->f->name, k);
+    const char *name = rk_arena_printf(&rk_heap, "rk_tramp_%s_%d", c->f->name, k);
     const ElfSymbol *sym = NULL;
     for (int i = 0; i < c->obj->nsymbols; i++)
         if (c->obj->symbols[i].name && !strcmp(c->obj->symbols[i].name, name) &&
@@ -341,7 +341,7 @@ static void verify_trampoline(Ctx *c, csh h, const RkMInstr *mi, int k)
     for (size_t i = 0; i < n; i++) {
         Insn in;
         normalise(h, &ci[i], &in);
-        if (!strncmp(in.mnem, "call", 4)) {
+        if (!strncmp(in.mnem, c->t->slow->call, strlen(c->t->slow->call))) {
             calls++;
             reached = tramp_call(c, &in, mi);
             continue;
@@ -355,7 +355,7 @@ static void verify_trampoline(Ctx *c, csh h, const RkMInstr *mi, int k)
         return violation(c, NULL, "control-flow", "%s must make one call, of the slow block's "
                                                   "helper, and return",
                          name);
-    for (int cls = 0; cls < 3; cls++)
+    for (int cls = 0; cls < RK_RC_COUNT; cls++)
         for (int r = 0; r < c->t->regs[cls].count; r++)
             if (rk_target_slow_saved(c->t, (RkRegClass)cls, r) && !sv->back[cls][r])
                 return violation(c, NULL, "stack", "%s doesn't keep %s across the slow block",
@@ -424,8 +424,7 @@ static void check_slow_call(Ctx *c, const Insn *in, const RkMInstr *mi)
     int k = 0;
     for (const RkMInstr *p = c->fl.ins; p < mi; p++)
         k += slow_here(c, p);
-    char want[200];
-    snprintf(want, sizeof want, "rk_tramp_%s_%d", c->f->name, k);
+    const char *want = rk_arena_printf(&rk_heap, "rk_tramp_%s_%d", c->f->name, k);
     const char *target = in->ops[0] + (in->ops[0][0] == '$');
     unsigned long long to = strtoull(target, NULL, 0);
     for (int i = 0; i < c->obj->nsymbols; i++) {
