@@ -7,9 +7,9 @@
 
 #include "arena.h"
 
-const RkType rk_ty_error = {RK_T_ERROR, RK_E_NONE, 0, false, NULL, NULL};
-const RkType rk_ty_unit = {RK_T_UNIT, RK_E_NONE, 0, false, NULL, NULL};
-const RkType rk_ty_string = {RK_T_STRING, RK_E_NONE, 0, false, NULL, NULL};
+const RkType rk_ty_error = {.kind = RK_T_ERROR};
+const RkType rk_ty_unit = {.kind = RK_T_UNIT};
+const RkType rk_ty_string = {.kind = RK_T_STRING};
 
 static const char *elem_names[] = {"?",   "f32", "f64", "i8",  "i16", "i32",
                                    "i64", "u8",  "u16", "u32", "u64", "bool"};
@@ -52,6 +52,8 @@ bool rk_elem_is_int(RkElem e) { return e >= RK_E_I8 && e <= RK_E_U64; }
 bool rk_elem_is_signed(RkElem e) { return e >= RK_E_I8 && e <= RK_E_I64; }
 
 int rk_lanes_of(RkElem e, int f32_lanes) { return f32_lanes * 32 / rk_elem_bits(e); }
+
+static const char *fn_str(const RkType *t);
 
 static RkType *make(RkTypeKind k)
 {
@@ -124,6 +126,48 @@ const RkType *rk_ty_pack(const char *pack)
     return t;
 }
 
+const RkType *rk_ty_record(const char *name, bool is_union)
+{
+    RkType *t = make(is_union ? RK_T_UNION : RK_T_RECORD);
+    t->name = name;
+    return t;
+}
+
+const RkType *rk_ty_pointer(const RkType *inner, bool is_const)
+{
+    RkType *t = make(RK_T_PTR);
+    t->inner = inner;
+    t->is_const = is_const;
+    t->elem = inner->kind == RK_T_SCALAR ? inner->elem : RK_E_NONE;
+    return t;
+}
+
+const RkType *rk_ty_fn(const RkType **params, int nparams, const RkType *ret)
+{
+    RkType *t = make(RK_T_FN);
+    t->params = params;
+    t->nparams = nparams;
+    t->inner = ret;
+    return t;
+}
+
+static bool ptr_equal(const RkType *a, const RkType *b)
+{
+    if (!a->inner || !b->inner) /* native IR's element pointers */
+        return a->elem == b->elem;
+    return a->is_const == b->is_const && rk_ty_equal(a->inner, b->inner);
+}
+
+static bool fn_equal(const RkType *a, const RkType *b)
+{
+    if (a->nparams != b->nparams || !rk_ty_equal(a->inner, b->inner))
+        return false;
+    for (int i = 0; i < a->nparams; i++)
+        if (!rk_ty_equal(a->params[i], b->params[i]))
+            return false;
+    return true;
+}
+
 bool rk_ty_equal(const RkType *a, const RkType *b)
 {
     if (a == b)
@@ -131,8 +175,14 @@ bool rk_ty_equal(const RkType *a, const RkType *b)
     if (a->kind != b->kind)
         return false;
     switch (a->kind) {
-    case RK_T_SCALAR: case RK_T_RACK: case RK_T_COLUMN: case RK_T_PTR:
+    case RK_T_SCALAR: case RK_T_RACK: case RK_T_COLUMN:
         return a->elem == b->elem;
+    case RK_T_PTR:
+        return ptr_equal(a, b);
+    case RK_T_FN:
+        return fn_equal(a, b);
+    case RK_T_RECORD: case RK_T_UNION:
+        return !strcmp(a->name, b->name);
     case RK_T_MASK:
         return rk_elem_bits(a->elem) == rk_elem_bits(b->elem);
     case RK_T_ARRAY:
@@ -162,9 +212,55 @@ const char *rk_ty_str(const RkType *t)
         return rk_arena_printf(&rk_heap, "%s[]%s", t->mut ? "mut " : "", rk_ty_str(t->inner));
     case RK_T_STACK: return rk_arena_printf(&rk_heap, "stack %s", t->name);
     case RK_T_PACK: return rk_arena_printf(&rk_heap, "pack %s", t->name);
-    case RK_T_PTR: return rk_arena_printf(&rk_heap, "ptr %s", elem_names[t->elem]);
+    case RK_T_PTR:
+        if (!t->inner)
+            return rk_arena_printf(&rk_heap, "ptr %s", elem_names[t->elem]);
+        return rk_arena_printf(&rk_heap, "ptr %s%s", t->is_const ? "const " : "",
+                               rk_ty_str(t->inner));
+    case RK_T_RECORD: return rk_arena_printf(&rk_heap, "record %s", t->name);
+    case RK_T_UNION: return rk_arena_printf(&rk_heap, "union %s", t->name);
+    case RK_T_FN: return fn_str(t);
     }
     return "?";
+}
+
+/* "slow(i32, ptr u8) -> ()" */
+static const char *fn_str(const RkType *t)
+{
+    const char *s = "slow(";
+    for (int i = 0; i < t->nparams; i++)
+        s = rk_arena_printf(&rk_heap, "%s%s%s", s, i ? ", " : "", rk_ty_str(t->params[i]));
+    return rk_arena_printf(&rk_heap, "%s) -> %s", s, rk_ty_str(t->inner));
+}
+
+/* The function pointer type string s = "slow(...) -> R"; NULL if malformed. */
+static const RkType *parse_fn(const char *s)
+{
+    const char *p = s + 5; /* after "slow(" */
+    int cap = 4, n = 0;
+    const RkType **params = rk_arena_alloc(&rk_heap, sizeof *params * (size_t)cap);
+    while (*p != ')') {
+        int depth = 0;
+        const char *q = p;
+        for (; *q && (depth || (*q != ',' && *q != ')')); q++)
+            depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+        if (!*q)
+            return NULL;
+        const RkType *t = rk_type_parse(rk_arena_strndup(&rk_heap, p, (size_t)(q - p)));
+        if (!t)
+            return NULL;
+        if (n == cap) {
+            const RkType **g = rk_arena_alloc(&rk_heap, sizeof *g * (size_t)(cap *= 2));
+            memcpy(g, params, sizeof *g * (size_t)n);
+            params = g;
+        }
+        params[n++] = t;
+        p = *q == ',' ? q + 2 : q;
+    }
+    if (strncmp(p, ") -> ", 5))
+        return NULL;
+    const RkType *ret = rk_type_parse(p + 5);
+    return ret ? rk_ty_fn(params, n, ret) : NULL;
 }
 
 const RkType *rk_type_parse(const char *s)
@@ -190,6 +286,17 @@ const RkType *rk_type_parse(const char *s)
         return rk_ty_stack(rk_arena_strdup(&rk_heap, s + 6));
     if (!strncmp(s, "pack ", 5) && s[5])
         return rk_ty_pack(rk_arena_strdup(&rk_heap, s + 5));
+    if (!strncmp(s, "record ", 7) && s[7])
+        return rk_ty_record(rk_arena_strdup(&rk_heap, s + 7), false);
+    if (!strncmp(s, "union ", 6) && s[6])
+        return rk_ty_record(rk_arena_strdup(&rk_heap, s + 6), true);
+    if (!strncmp(s, "ptr ", 4)) {
+        bool c = !strncmp(s + 4, "const ", 6);
+        const RkType *inner = rk_type_parse(s + (c ? 10 : 4));
+        return inner ? rk_ty_pointer(inner, c) : NULL;
+    }
+    if (!strncmp(s, "slow(", 5))
+        return parse_fn(s);
     bool mut = !strncmp(s, "mut ", 4);
     if (mut)
         s += 4;

@@ -10,7 +10,10 @@
  *   []f32  mut []f32                              views
  *   stack P  pack P                               stacks and pack records
  *   column u8                                     a compact stack-run column
- *   ()  string                                    no value; a string literal */
+ *   ()  string                                    no value; a string literal
+ *   record R  union U                             C-interop records and unions
+ *   ptr T  ptr const T  ptr ()                    C pointers (native IR: ptr f32)
+ *   slow(i32, ptr u8) -> ()                       a C function pointer */
 #ifndef RK_TYPES_H
 #define RK_TYPES_H
 
@@ -36,7 +39,10 @@ typedef enum RkTypeKind {
     RK_T_PACK,
     RK_T_COLUMN,
     RK_T_STRING,
-    RK_T_PTR,     /* native IR: an element pointer */
+    RK_T_PTR,     /* a pointer: inner is the pointee (native IR: elem only) */
+    RK_T_RECORD,  /* record R: name */
+    RK_T_UNION,   /* union U: name */
+    RK_T_FN,      /* slow(params) -> inner: a C function pointer */
 } RkTypeKind;
 
 typedef struct RkType RkType;
@@ -46,7 +52,10 @@ struct RkType {
     int len;              /* array length */
     bool mut;             /* mut view */
     const RkType *inner;  /* array and view element */
-    const char *name;     /* pack of a stack or pack type */
+    const char *name;     /* pack of a stack or pack type; record; union */
+    bool is_const;        /* ptr const T */
+    const RkType **params;/* function pointer parameters */
+    int nparams;
 };
 
 extern const RkType rk_ty_error, rk_ty_unit, rk_ty_string;
@@ -59,6 +68,10 @@ const RkType *rk_ty_view(const RkType *elem, bool mut);
 const RkType *rk_ty_stack(const char *pack);
 const RkType *rk_ty_pack(const char *pack);
 const RkType *rk_ty_column(RkElem e);
+const RkType *rk_ty_record(const char *name, bool is_union);
+/* A pointer to inner (any type; &rk_ty_unit for ptr ()). */
+const RkType *rk_ty_pointer(const RkType *inner, bool is_const);
+const RkType *rk_ty_fn(const RkType **params, int nparams, const RkType *ret);
 
 bool rk_ty_equal(const RkType *a, const RkType *b);
 const char *rk_ty_str(const RkType *t);          /* arena string */

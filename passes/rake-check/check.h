@@ -8,6 +8,7 @@
  *   kernel.c    scratches and rakes: statements, through, sweep, the proofs
  *   run.c       stack runs and general runs
  *   slow.c      slow functions, moves, the slow tier's rules
+ *   cinterop.c  records, unions, pointers, function pointers, externs, embed
  *   caps.c      capability checks and the printed capability table
  *   pred.c      predicates as BDDs over comparison atoms
  */
@@ -157,6 +158,24 @@ void check_slow_fn(RkNode *fn);
 void check_slow_stmt(RkNode *s);
 Info check_slow_block(RkNode *blk, const RkType *expect);
 Info check_slow_call(RkNode *call, RkNode *callee, const RkType *expect);
+
+/* cinterop.c */
+RkNode *find_record(const char *name);          /* a record or union */
+RkNode *record_field(RkNode *rec, const char *field);
+const char *source_relative(const char *path);
+void check_record_decl(RkNode *d);
+void check_record_cycles(RkNode *d);
+void check_extern_decl(RkNode *d);
+void check_embed_decl(RkNode *d);
+bool ty_accepts(const RkType *want, const RkType *have);
+bool is_constant_value(RkNode *v);
+Info check_record_lit(RkNode *e);
+Info check_record_field(RkNode *e, const RkType *object);
+Info check_pointer_index(RkNode *e, const RkType *p);
+bool place_writable(RkNode *a);
+Info check_pointer_builtin(RkNode *call);
+Info call_extern(RkNode *call, RkNode *fn);
+Info call_function_pointer(RkNode *call, const RkType *ft);
 
 /* caps.c */
 bool require_cap(RkFeature f, RkLoc at, const char *what);

@@ -66,6 +66,9 @@ bool is_whole_program(void)
 
 /* --- types ---------------------------------------------------------------- */
 
+/* Resolving a pointer's pointee: an opaque record is allowed there. */
+static int behind_pointer;
+
 static const RkType *type_name(RkNode *t)
 {
     const char *s = t->name;
@@ -84,10 +87,15 @@ static const RkType *type_name(RkNode *t)
         return rk_ty_mask(32);
     if (find_pack(s))
         return rk_ty_pack(s);
-    RkNode *d = find_decl(s);
-    if (d && (d->kind == RK_RECORD || d->kind == RK_UNION)) {
-        ERROR(t->loc, "records and unions are not implemented by this compiler yet");
-        return &rk_ty_error;
+    RkNode *d = find_record(s);
+    if (d) {
+        if (!d->fields.len && !behind_pointer) {
+            ERROR(t->loc, "record %s is opaque (declared without fields from its "
+                          "header); use it through a pointer (ptr %s)",
+                  s, s);
+            return &rk_ty_error;
+        }
+        return rk_ty_record(d->name, d->kind == RK_UNION);
     }
     ERROR(t->loc, "unknown type '%s'", s);
     return &rk_ty_error;
@@ -103,9 +111,9 @@ const RkType *resolve_slow_param_type(RkNode *t)
     const RkType *e = resolve_type(t->elem, false);
     if (is_error(e))
         return e;
-    if (e->kind != RK_T_ARRAY) {
-        ERROR(t->loc, "'mut' goes with array parameters (mut [N]T) and views (mut []T); "
-                      "%s is passed by value",
+    if (e->kind != RK_T_ARRAY && e->kind != RK_T_RECORD && e->kind != RK_T_UNION) {
+        ERROR(t->loc, "'mut' goes with array and record parameters (mut [N]T, mut R) "
+                      "and views (mut []T); %s is passed by value",
               ty_name(e));
         return &rk_ty_error;
     }
@@ -113,6 +121,54 @@ const RkType *resolve_slow_param_type(RkNode *t)
     *m = *e;
     m->mut = true;
     return m;
+}
+
+static bool pointee_ok(const RkType *e)
+{
+    return e->kind == RK_T_UNIT || e->kind == RK_T_SCALAR || e->kind == RK_T_ARRAY ||
+           e->kind == RK_T_RECORD || e->kind == RK_T_UNION || e->kind == RK_T_PTR ||
+           e->kind == RK_T_FN;
+}
+
+static const RkType *pointer_type(RkNode *t)
+{
+    behind_pointer++;
+    const RkType *e = resolve_type(t->elem, false);
+    behind_pointer--;
+    if (is_error(e))
+        return e;
+    if (!pointee_ok(e) || (e->kind == RK_T_ARRAY && e->inner->kind == RK_T_RACK)) {
+        ERROR(t->elem->loc, "a pointer points at C data (scalars, arrays, records, "
+                            "pointers, functions), not %s",
+              ty_name(e));
+        return &rk_ty_error;
+    }
+    return rk_ty_pointer(e, t->is_const);
+}
+
+/* slow(T, ...) -> U: scalars, pointers, records and function pointers, by value. */
+static const RkType *function_type(RkNode *t)
+{
+    int n = t->params.len;
+    const RkType **ps = rk_arena_alloc(&rk_heap, sizeof *ps * (size_t)(n + 1));
+    bool bad = false;
+    for (int i = 0; i <= n; i++) {
+        RkNode *pt = i < n ? t->params.items[i] : t->ret;
+        const RkType *e = resolve_type(pt, false);
+        bool ok = e->kind == RK_T_SCALAR || e->kind == RK_T_PTR || e->kind == RK_T_FN ||
+                  e->kind == RK_T_RECORD || e->kind == RK_T_UNION ||
+                  (i == n && e->kind == RK_T_UNIT);
+        if (!is_error(e) && !ok)
+            ERROR(pt->loc, "a function pointer passes scalars, pointers, records and "
+                           "function pointers, not %s",
+                  ty_name(e));
+        bad |= !ok;
+        if (i < n)
+            ps[i] = e;
+        else if (!bad)
+            return rk_ty_fn(ps, n, e);
+    }
+    return &rk_ty_error;
 }
 
 const RkType *resolve_type(RkNode *t, bool vector)
@@ -131,8 +187,10 @@ const RkType *resolve_type(RkNode *t, bool vector)
         const RkType *e = resolve_type(t->elem, vector);
         if (is_error(e))
             return e;
-        if (e->kind != RK_T_SCALAR && e->kind != RK_T_RACK) {
-            ERROR(t->elem->loc, "an array holds scalars or racks, not %s",
+        if (e->kind != RK_T_SCALAR && e->kind != RK_T_RACK && e->kind != RK_T_RECORD &&
+            e->kind != RK_T_UNION && e->kind != RK_T_PTR && e->kind != RK_T_FN) {
+            ERROR(t->elem->loc, "an array holds scalars, racks, records, pointers or "
+                                "function pointers, not %s",
                   ty_name(e));
             return &rk_ty_error;
         }
@@ -157,10 +215,9 @@ const RkType *resolve_type(RkNode *t, bool vector)
         }
         return t->kind == RK_TYPE_STACK ? rk_ty_stack(t->name) : rk_ty_pack(t->name);
     case RK_TYPE_PTR:
+        return pointer_type(t);
     case RK_TYPE_FN:
-        ERROR(t->loc, "pointer and function pointer types (C interop) are not "
-                      "implemented by this compiler yet");
-        return &rk_ty_error;
+        return function_type(t);
     case RK_TYPE_MUT:
         ERROR(t->loc, "'mut' marks a slow function's array parameter (mut [N]T) or a "
                       "view (mut []T), not this");
@@ -442,13 +499,17 @@ static void collect(void)
     }
 }
 
-static void reject_unsupported(RkNode *d)
+static bool main_params(RkNode *m)
 {
-    const char *what = d->kind == RK_RECORD   ? "records"
-                       : d->kind == RK_UNION  ? "unions"
-                       : d->kind == RK_EXTERN ? "extern slow functions"
-                                              : "embedded files";
-    ERROR(d->loc, "%s are not implemented by this compiler yet", what);
+    if (m->params.len != 2)
+        return false;
+    const char *want[] = {"i32", "ptr ptr u8"};
+    for (int i = 0; i < 2; i++) {
+        const char *ty = m->params.items[i]->ty;
+        if (!ty || strcmp(ty, want[i]))
+            return false;
+    }
+    return true;
 }
 
 static void check_main(RkNode *m)
@@ -457,9 +518,8 @@ static void check_main(RkNode *m)
         ERROR(m->loc, "main is a slow function: slow main() -> i32");
         return;
     }
-    if (m->params.len)
-        ERROR(m->loc, "main(argc, argv) needs pointer types, which this "
-                      "compiler doesn't implement yet; write slow main() -> i32");
+    if (m->params.len && !main_params(m))
+        ERROR(m->loc, "main takes no parameters or (argc: i32, argv: ptr ptr u8)");
     const RkType *r = m->ret ? resolve_type(m->ret, false) : &rk_ty_unit;
     if (!is_error(r) && !(r->kind == RK_T_SCALAR && r->elem == RK_E_I32))
         ERROR(m->ret ? m->ret->loc : m->loc, "main returns i32, not %s", ty_name(r));
@@ -471,6 +531,12 @@ void check_module(void)
     for (int i = 0; i < ndecls; i++)
         if (decls[i]->kind == RK_PACK)
             check_pack(decls[i]);
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == RK_RECORD || decls[i]->kind == RK_UNION)
+            check_record_decl(decls[i]);
+    for (int i = 0; i < ndecls; i++)
+        if (decls[i]->kind == RK_RECORD || decls[i]->kind == RK_UNION)
+            check_record_cycles(decls[i]);
     for (int i = 0; i < ndecls; i++) {
         RkNode *d = decls[i];
         switch (d->kind) {
@@ -496,11 +562,11 @@ void check_module(void)
         case RK_CONST:
             check_slow_fn(d);
             break;
-        case RK_RECORD:
-        case RK_UNION:
         case RK_EXTERN:
+            check_extern_decl(d);
+            break;
         case RK_EMBED:
-            reject_unsupported(d);
+            check_embed_decl(d);
             break;
         default:
             break;

@@ -85,8 +85,8 @@ static Info sname(RkNode *e)
             ERROR(e->loc, "unknown name '%s'", e->name);
             return err();
         }
-        if (d->kind == RK_CONST || d->kind == RK_STATE) {
-            e->ref = d->kind == RK_CONST ? "const" : "state";
+        if (d->kind == RK_CONST || d->kind == RK_STATE || d->kind == RK_EMBED) {
+            e->ref = d->kind == RK_CONST ? "const" : d->kind == RK_STATE ? "state" : "embed";
             const RkType *t = d->ty ? rk_type_parse(d->ty) : &rk_ty_error;
             set_ty(e, t);
             return info_of(t);
@@ -227,13 +227,15 @@ static Info sindex(RkNode *e)
     Info i = check_sexpr(e->index, rk_ty_scalar(RK_E_I32));
     if (is_error(o.ty) || is_error(i.ty))
         return err();
-    if (o.ty->kind != RK_T_ARRAY && o.ty->kind != RK_T_VIEW) {
-        ERROR(e->object->loc, "only arrays and views can be indexed, not %s",
-              ty_name(o.ty));
-        return err();
-    }
     if (!is_int(i.ty)) {
         ERROR(e->index->loc, "an index is an integer, not %s", ty_name(i.ty));
+        return err();
+    }
+    if (o.ty->kind == RK_T_PTR)
+        return check_pointer_index(e, o.ty);
+    if (o.ty->kind != RK_T_ARRAY && o.ty->kind != RK_T_VIEW) {
+        ERROR(e->object->loc, "only arrays, views and pointers can be indexed, not %s",
+              ty_name(o.ty));
         return err();
     }
     e->note = "element";
@@ -247,11 +249,8 @@ static Info sfield(RkNode *e)
     Info o = check_sexpr(e->object, NULL);
     if (is_error(o.ty))
         return o;
-    if (o.ty->kind != RK_T_STACK) {
-        ERROR(e->loc, "'.%s': only stacks have fields here, not %s", e->name,
-              ty_name(o.ty));
-        return err();
-    }
+    if (o.ty->kind != RK_T_STACK)
+        return check_record_field(e, o.ty);
     RkNode *f = pack_field(find_pack(o.ty->name), e->name);
     if (!f) {
         ERROR(e->loc, "pack %s has no field '%s'", o.ty->name, e->name);
@@ -271,6 +270,18 @@ static Info sconvert(RkNode *e)
     Info x = check_sexpr(e->operand, NULL);
     if (is_error(t) || is_error(x.ty))
         return err();
+    bool tp = t->kind == RK_T_PTR || t->kind == RK_T_FN;
+    bool xp = x.ty->kind == RK_T_PTR || x.ty->kind == RK_T_FN;
+    if (e->kind == RK_BITCAST && (tp || xp)) {
+        if (!tp || !xp) {
+            ERROR(e->loc, "bitcast changes one pointer type into another (ptr T, ptr (), "
+                          "slow(...) -> U), not %s into %s",
+                  ty_name(x.ty), rk_ty_str(t));
+            return err();
+        }
+        set_ty(e, t);
+        return info_of(t);
+    }
     if (t->kind != RK_T_SCALAR || x.ty->kind != RK_T_SCALAR) {
         ERROR(e->loc, "%s(...) converts a scalar, not %s", rk_ty_str(t), ty_name(x.ty));
         return err();
@@ -295,6 +306,12 @@ static Info sconvert(RkNode *e)
     return info_of(t);
 }
 
+static bool array_elem_ok(const RkType *t)
+{
+    return t->kind == RK_T_SCALAR || t->kind == RK_T_RECORD || t->kind == RK_T_UNION ||
+           t->kind == RK_T_PTR || t->kind == RK_T_FN;
+}
+
 static Info sarray(RkNode *e, const RkType *expect)
 {
     const RkType *want = expect && expect->kind == RK_T_ARRAY ? expect->inner : NULL;
@@ -310,8 +327,9 @@ static Info sarray(RkNode *e, const RkType *expect)
         set_ty(e->len, rk_ty_scalar(RK_E_I32));
         if (is_error(v.ty))
             return v;
-        if (v.ty->kind != RK_T_SCALAR) {
-            ERROR(e->value->loc, "array elements are scalars, not %s", ty_name(v.ty));
+        if (!array_elem_ok(v.ty)) {
+            ERROR(e->value->loc, "array elements are scalars, records or pointers, not %s",
+                  ty_name(v.ty));
             return err();
         }
         const RkType *t = rk_ty_array(v.ty, (int)n);
@@ -329,8 +347,8 @@ static Info sarray(RkNode *e, const RkType *expect)
             el = v.ty;
         if (is_error(v.ty) || is_error(el)) {
             bad = true;
-        } else if (!rk_ty_equal(v.ty, el) || v.ty->kind != RK_T_SCALAR) {
-            ERROR(e->elems.items[i]->loc, "array elements share one scalar type: "
+        } else if (!ty_accepts(el, v.ty) || !array_elem_ok(v.ty)) {
+            ERROR(e->elems.items[i]->loc, "array elements share one type: "
                                           "this is %s, the others %s",
                   ty_name(v.ty), ty_name(el));
             bad = true;
@@ -383,8 +401,29 @@ static Info sstack(RkNode *e)
     return info_of(t);
 }
 
+/* The function pointer type a called name holds, or NULL. */
+static const RkType *fnptr_callee(RkNode *call)
+{
+    Binding *b = lookup(call->name);
+    if (b) {
+        if (b->type->kind != RK_T_FN)
+            return NULL;
+        annotate_slot(call, b);
+        return b->type;
+    }
+    RkNode *d = find_decl(call->name);
+    const RkType *t = d && d->kind == RK_STATE && d->ty ? rk_type_parse(d->ty) : NULL;
+    if (!t || t->kind != RK_T_FN)
+        return NULL;
+    call->ref = "state";
+    return t;
+}
+
 static Info scall(RkNode *call, const RkType *expect)
 {
+    const RkType *ft = fnptr_callee(call);
+    if (ft)
+        return call_function_pointer(call, ft);
     bool found;
     Info in = check_slow_builtin(call, expect, &found);
     if (found)
@@ -444,10 +483,10 @@ Info check_sexpr(RkNode *e, const RkType *expect)
     case RK_SLOW_BLOCK:
         return check_slow_block(e, expect);
     case RK_RECORD_LIT:
-        ERROR(e->loc, "records are not implemented by this compiler yet");
-        return err();
+        return check_record_lit(e);
     case RK_STRING:
-        ERROR(e->loc, "strings appear only as extern arguments");
+        ERROR(e->loc, "string literals are allowed only as an extern's ptr const u8 or "
+                      "i8 argument");
         return err();
     default:
         ERROR(e->loc, "this is vector code (tines, masks, shuffles, lanes); slow "
@@ -471,7 +510,7 @@ static const RkType *slow_local_type(RkNode *s, Info v, const RkType *want)
     const RkType *t = want ? want : v.ty;
     if (is_error(t) || is_error(v.ty))
         return &rk_ty_error;
-    if (want && !rk_ty_equal(v.ty, want)) {
+    if (want && !ty_accepts(want, v.ty)) {
         bool view_of_array = want->kind == RK_T_VIEW &&
                              (v.ty->kind == RK_T_ARRAY || v.ty->kind == RK_T_VIEW) &&
                              rk_ty_equal(want->inner, v.ty->inner) && !want->mut;
@@ -515,7 +554,9 @@ static void sassign(RkNode *s)
         RkNode *d = b ? NULL : find_decl(t->name);
         const RkType *tt;
         if (b) {
-            bool mut_param = b->kind == B_PARAM && b->type->kind == RK_T_ARRAY && b->type->mut;
+            bool mut_param = b->kind == B_PARAM && b->type->mut &&
+                             (b->type->kind == RK_T_ARRAY || b->type->kind == RK_T_RECORD ||
+                              b->type->kind == RK_T_UNION);
             if (b->kind != B_VAR && !mut_param) {
                 ERROR(t->loc, "'%s' is not a location: create one with %s := e",
                       t->name, t->name);
@@ -534,7 +575,7 @@ static void sassign(RkNode *s)
         }
         set_ty(t, tt);
         Info v = check_sexpr(s->value, tt);
-        if (!is_error(v.ty) && !is_error(tt) && !rk_ty_equal(v.ty, tt))
+        if (!is_error(v.ty) && !is_error(tt) && !ty_accepts(tt, v.ty))
             ERROR(s->value->loc, "'%s' is %s, but the new value is %s", t->name,
                   ty_name(tt), ty_name(v.ty));
         if (b && tt->kind == RK_T_STACK) {
@@ -543,20 +584,27 @@ static void sassign(RkNode *s)
         }
         return;
     }
-    if (t->kind == RK_INDEX) {
+    if (t->kind == RK_INDEX || t->kind == RK_FIELD) {
         Info ti = check_sexpr(t, NULL);
         RkNode *base = t->object;
-        if (!is_error(ti.ty) && !slow_writable(base))
-            ERROR(base->loc, "'%s' can't be written: %s; assign into an array bound with "
-                             ":=, module state or a mut view",
+        bool through = t->note && (!strcmp(t->note, "pointer") ||
+                                   !strcmp(t->note, "pointer_field"));
+        if (is_error(ti.ty)) {
+        } else if (through && !place_writable(t)) {
+            ERROR(base->loc, "'%s' is a ptr const: what it points at can't be written",
+                  expr_text(base));
+        } else if (!through && !slow_writable(base)) {
+            ERROR(base->loc, "'%s' can't be written: %s; assign into an array or record "
+                             "bound with :=, module state or a mut view",
                   expr_text(base), slow_readonly_reason(base));
+        }
         Info v = check_sexpr(s->value, ti.ty);
-        if (!is_error(v.ty) && !is_error(ti.ty) && !rk_ty_equal(v.ty, ti.ty))
-            ERROR(s->value->loc, "the element is %s, but the new value is %s",
-                  ty_name(ti.ty), ty_name(v.ty));
+        if (!is_error(v.ty) && !is_error(ti.ty) && !ty_accepts(ti.ty, v.ty))
+            ERROR(s->value->loc, "the %s is %s, but the new value is %s",
+                  t->kind == RK_FIELD ? "field" : "element", ty_name(ti.ty), ty_name(v.ty));
         return;
     }
-    ERROR(t->loc, "this can't be assigned: assign to a name or an element");
+    ERROR(t->loc, "this can't be assigned: assign to a name, a field or an element");
     check_sexpr(s->value, NULL);
 }
 
@@ -719,9 +767,15 @@ static void value_decl(RkNode *d)
 {
     fn_begin(d, FN_SLOW);
     const RkType *t = resolve_type(d->type, false);
-    if (!is_error(t) && t->kind != RK_T_SCALAR && t->kind != RK_T_ARRAY) {
-        ERROR(d->type->loc, "module %s holds a scalar or an array, not %s",
-              d->kind == RK_CONST ? "constants" : "state", ty_name(t));
+    bool c_value = t->kind == RK_T_RECORD || t->kind == RK_T_UNION || t->kind == RK_T_PTR ||
+                   t->kind == RK_T_FN;
+    if (!is_error(t) && t->kind != RK_T_SCALAR && t->kind != RK_T_ARRAY &&
+        !(c_value && d->kind == RK_STATE)) {
+        ERROR(d->type->loc, d->kind == RK_CONST
+                                ? "module constants hold a scalar or an array, not %s"
+                                : "module state holds a scalar, an array, a record or a "
+                                  "pointer, not %s",
+              ty_name(t));
         t = &rk_ty_error;
     }
     if (d->value) {
@@ -729,10 +783,7 @@ static void value_decl(RkNode *d)
         if (!is_error(v.ty) && !is_error(t) && !rk_ty_equal(v.ty, t))
             ERROR(d->value->loc, "%s is %s, but its value is %s", d->name, ty_name(t),
                   ty_name(v.ty));
-        RkNode *x = d->value->kind == RK_UNARY ? d->value->operand : d->value;
-        bool lit = x->kind == RK_INT || x->kind == RK_FLOAT || x->kind == RK_BOOL ||
-                   x->kind == RK_ARRAY_FILL || x->kind == RK_ARRAY_LIT;
-        if (!lit)
+        if (!is_constant_value(d->value))
             ERROR(d->value->loc, "a module %s is initialised with a literal",
                   d->kind == RK_CONST ? "constant" : "state");
     }
@@ -764,8 +815,10 @@ void check_slow_fn(RkNode *fn)
     }
     const RkType *r = fn->ret ? resolve_type(fn->ret, false) : &rk_ty_unit;
     if (!is_error(r) && (r->kind == RK_T_STACK || r->kind == RK_T_RACK ||
-                         r->kind == RK_T_MASK || r->kind == RK_T_VIEW)) {
-        ERROR(fn->ret->loc, "a slow function returns a scalar or an array, not %s",
+                         r->kind == RK_T_MASK || r->kind == RK_T_VIEW ||
+                         r->kind == RK_T_PACK)) {
+        ERROR(fn->ret->loc, "a slow function returns a scalar, an array, a record or a "
+                            "pointer, not %s",
               ty_name(r));
         r = &rk_ty_error;
     }

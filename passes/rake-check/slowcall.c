@@ -30,12 +30,12 @@ bool slow_writable(RkNode *a)
     if (a->kind == RK_NAME) {
         Binding *b = lookup(a->name);
         if (b)
-            return b->kind == B_VAR || (b->kind == B_PARAM && b->type->kind == RK_T_ARRAY &&
-                                        b->type->mut);
+            return b->kind == B_VAR || (b->kind == B_PARAM && b->type->mut &&
+                                        b->type->kind != RK_T_VIEW);
         RkNode *d = find_decl(a->name);
         return d && d->kind == RK_STATE;
     }
-    return false;
+    return place_writable(a);
 }
 
 /* Why a place isn't writable, as a clause: "'x' is a const". */
@@ -55,9 +55,9 @@ const char *slow_readonly_reason(RkNode *a)
             return rk_arena_printf(&rk_heap, "'%s' is a read-only view (%s)", text,
                                    rk_ty_str(t));
         if (b && b->kind == B_PARAM)
-            return rk_arena_printf(&rk_heap, "'%s' is an array parameter, read-only unless "
+            return rk_arena_printf(&rk_heap, "'%s' is %s parameter, read-only unless "
                                              "declared mut",
-                                   text);
+                                   text, b->type->kind == RK_T_ARRAY ? "an array" : "a record");
         if (b && b->kind == B_LET)
             return rk_arena_printf(&rk_heap, "'%s' is a let binding, which can't be "
                                              "changed",
@@ -139,15 +139,15 @@ static bool data_arg(RkNode *a, const RkType *pt, const char *what)
         }
         return true;
     }
-    if (!rk_ty_equal(v.ty, pt)) {
+    if (!ty_accepts(pt, v.ty)) {
         ERROR(a->loc, "%s is %s, but this argument is %s", what, ty_name(pt),
               ty_name(v.ty));
         return false;
     }
-    if (pt->kind == RK_T_ARRAY && pt->mut && !slow_writable(a)) {
-        ERROR(a->loc, "%s is a mut array, but %s: pass an array bound with :=, module "
-                      "state or a mut array parameter",
-              what, slow_readonly_reason(a));
+    if (pt->kind != RK_T_SCALAR && pt->mut && !slow_writable(a)) {
+        ERROR(a->loc, "%s is a mut %s, but %s: pass one bound with :=, module "
+                      "state or a mut parameter",
+              what, pt->kind == RK_T_ARRAY ? "array" : "record", slow_readonly_reason(a));
         return false;
     }
     return true;
@@ -265,6 +265,8 @@ Info check_slow_call(RkNode *call, RkNode *callee, const RkType *expect)
         return call_kernel(call, callee);
     case RK_SLOW:
         return call_slow(call, callee);
+    case RK_EXTERN:
+        return call_extern(call, callee);
     default:
         ERROR(call->loc, "'%s' is a %s, not a function", callee->name,
               rk_kind_name(callee->kind));
@@ -415,10 +417,7 @@ Info check_slow_builtin(RkNode *call, const RkType *expect, bool *found)
     case 7: return s_copy(call);
     case 8: return s_slice(call);
     default:
-        ERROR(call->loc, "%s works on pointers, which this compiler doesn't "
-                         "implement yet",
-              call->name);
-        return err();
+        return check_pointer_builtin(call);
     }
 }
 
