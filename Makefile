@@ -18,6 +18,8 @@ ASANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 PASSES  := $(notdir $(wildcard passes/*))
 LIB_SRC := $(wildcard lib/*.c)
 LIB_HDR := $(wildcard lib/*.h)
+# every pass's own headers (check.h, interp.h, ...): a change rebuilds them all
+PASS_HDR := $(wildcard passes/*/*.h)
 
 all: build
 
@@ -32,7 +34,7 @@ $(1)/lib/librake.a: $(patsubst lib/%.c,$(1)/lib/%.o,$(LIB_SRC))
 	@rm -f $$@
 	ar rcs $$@ $$^
 
-$(1)/passes/%.o: passes/%.c $(LIB_HDR) $$(wildcard $$(dir passes/$$*)*.h)
+$(1)/passes/%.o: passes/%.c $(LIB_HDR) $(PASS_HDR)
 	@mkdir -p $$(@D)
 	$$(CC) $$(WARN) $(2) $$(CPPFLAGS) -c $$< -o $$@
 endef

@@ -12,6 +12,10 @@
 #         ~~ trap: MESSAGE    the run traps: exit 1, nothing on stdout, and
 #         ~~ at: L:C          stderr's first line `tests/interp/NAME.rk:L:C:
 #                             trap: MESSAGE`
+#         ~~ refused: MESSAGE the interpreter refuses the program before it
+#                             runs: exit 1, nothing on stdout, stderr's first
+#                             line `tests/interp/NAME.rk:L:C: error: MESSAGE`
+#                             (with ~~ at)
 #         ~~ widths: W...     the widths it runs at (default 4 8 16; general
 #                             runs only check on wasm-simd128, width 4)
 #         ~~ env: VAR=VALUE   an environment variable for the run
@@ -89,6 +93,17 @@ sanitizer_report() {
     echo "$output" >&2
     assert_success
     echo "# ${lines[-1]}" >&3
+}
+
+@test "slow main(argc, argv) gets the source path and the arguments after --" {
+    f=tests/interp/c_main_args.rk
+    run bin/rakec --interpret "$f" -- ab cde
+    assert_success
+    # 3 arguments: 3000 + 27 (the path) + 2 + 3 + 244 (argv[3] is null)
+    [ "$output" = 3276 ]
+    run bin/rakec --interpret "$f" -- ""
+    assert_success
+    [ "$output" = 2271 ]
 }
 
 # compaction_program LANES: a program that compacts one rack of LANES

@@ -25,14 +25,20 @@ enum { MAXL = 16 };
 enum { MAX_DEPTH = 10000 };
 
 typedef enum VKind {
-    V_UNIT, V_SCALAR, V_RACK, V_MASK, V_ARRAY, V_VIEW, V_STACK, V_RACKS, V_PRED
+    V_UNIT, V_SCALAR, V_RACK, V_MASK, V_ARRAY, V_VIEW, V_STACK, V_RACKS, V_PRED,
+    V_RECORD, V_PTR, V_FN
 } VKind;
 
-/* Memory: elements stored one per uint64_t in canonical form (see norm()). */
+typedef struct Val Val;
+
+/* Memory: elements stored one per uint64_t in canonical form (see norm());
+ * an array of records, pointers or function pointers holds Vals instead
+ * (elem RK_E_NONE, cells). */
 typedef struct Buffer {
     RkElem elem;
     int64_t n;
     uint64_t *data;
+    Val *cells;
 } Buffer;
 
 typedef struct View {
@@ -46,7 +52,6 @@ typedef struct Stack {
     View *cols; /* one per field, in declaration order */
 } Stack;
 
-typedef struct Val Val;
 struct Val {
     VKind kind;
     RkElem elem;         /* scalar, rack, array element; mask: lane element */
@@ -58,6 +63,11 @@ struct Val {
     Val *racks;          /* V_RACKS: array of racks */
     int nracks;
     RkNode *pred;        /* V_PRED: a local tine's predicate */
+    /* C interop (cvalue.c) */
+    Val *fields;         /* V_RECORD: its fields, in declaration order */
+    int nfields;
+    RkNode *decl;        /* V_RECORD: the record; V_FN: the function (NULL: null) */
+    Val *cell;           /* V_PTR to a whole value; else view.buf/view.off */
 };
 
 typedef struct Frame Frame;
@@ -69,6 +79,7 @@ struct Frame {
     int64_t arena_used;  /* bytes of the frame arena (copies) */
     RkNode **fused;      /* --contract: the fused binding that set a slot */
     int *region;         /* ... and its fused region, -1 if none */
+    bool escaped;        /* addr() of a slot: keep the slots after return */
 };
 
 typedef struct Interp {
@@ -109,6 +120,22 @@ uint64_t parse_literal(RkNode *lit, RkElem e);
 int64_t as_i64(Val v);
 double as_f64(Val v);
 uint64_t elem_size(RkElem e);
+
+/* cvalue.c: records, pointers, function pointers, externs, embed */
+Val value_copy(Val v);
+void value_assign(Val *dst, Val v);
+Val zero_of(const RkType *t);
+Buffer *buffer_cells(int64_t n);
+Val record_literal(RkNode *e);
+Val field_value(RkNode *e);
+Val read_element(RkNode *e);
+void write_place(RkNode *target, Val v);
+Val pointer_builtin(RkNode *call);
+Val call_indirect(RkNode *call);
+Val call_extern_trap(RkNode *call);
+Val embed_value(RkNode *d);
+Val main_argv(int argc, char **argv);
+void refuse_unions(void);
 
 /* vector.c */
 Val eval(RkNode *e);

@@ -33,19 +33,21 @@ enum { MAIN_STACK_BYTES = 1 << 30 };
 
 typedef struct MainRun {
     RkNode *fn;
+    Val *args;
+    int nargs;
     Val result;
 } MainRun;
 
 static void *main_thread(void *arg)
 {
     MainRun *m = arg;
-    m->result = call_slow(m->fn, NULL, 0);
+    m->result = call_slow(m->fn, m->args, m->nargs);
     return NULL;
 }
 
-static Val run_on_big_stack(RkNode *fn)
+static Val run_on_big_stack(RkNode *fn, Val *args, int nargs)
 {
-    MainRun m = {fn, v_unit()};
+    MainRun m = {fn, args, nargs, v_unit()};
     pthread_attr_t attr;
     pthread_t t;
     if (pthread_attr_init(&attr) == 0 &&
@@ -54,7 +56,7 @@ static Val run_on_big_stack(RkNode *fn)
         pthread_join(t, NULL);
         return m.result;
     }
-    return call_slow(fn, NULL, 0); /* no thread: the process stack */
+    return call_slow(fn, args, nargs); /* no thread: the process stack */
 }
 
 int main(int argc, char **argv)
@@ -62,9 +64,12 @@ int main(int argc, char **argv)
     rk_diag_program("rake-interp");
     bool contract = false;
     const char *nir_path = NULL, *calls = NULL;
+    int first_arg = argc;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--"))
+        if (!strcmp(argv[i], "--")) {
+            first_arg = i + 1;
             break;
+        }
         if (!strcmp(argv[i], "--nir") && i + 1 < argc) {
             nir_path = argv[++i];
             continue;
@@ -107,7 +112,21 @@ int main(int argc, char **argv)
     RkNode *main_fn = find_fn("main");
     if (!main_fn || main_fn->kind != RK_SLOW)
         rk_diag_fatal((RkLoc){0, 0}, "the program has no slow main to run");
-    Val r = run_on_big_stack(main_fn);
+    refuse_unions();
+    /* main(argc, argv): argv[0] is the program's source, then the
+     * arguments after -- */
+    int nargs = main_fn->params.len ? 2 : 0;
+    Val args[2];
+    if (nargs) {
+        char **av = calloc((size_t)(argc - first_arg + 2), sizeof *av);
+        int ac = 0;
+        av[ac++] = (char *)(m->source ? m->source : "");
+        for (int i = first_arg; i < argc; i++)
+            av[ac++] = argv[i];
+        args[0] = v_scalar(RK_E_I32, (uint64_t)ac);
+        args[1] = main_argv(ac, av);
+    }
+    Val r = run_on_big_stack(main_fn, args, nargs);
     printf("%d\n", (int)(int32_t)r.v[0]);
     return 0;
 }

@@ -174,6 +174,8 @@ static const char *float_text(double d, RkElem e)
 NOINLINE static Val sconvert(RkNode *e)
 {
     Val x = eval_slow(e->operand);
+    if (x.kind == V_PTR || x.kind == V_FN)
+        return x; /* bitcast between pointer types keeps the pointer */
     RkElem to = ty_of(e)->elem;
     if (e->kind == RK_WRAP || e->kind == RK_BITCAST)
         return v_scalar(to, norm(to, x.v[0]));
@@ -236,22 +238,7 @@ static Val view_of(Val a)
     return v;
 }
 
-static uint64_t *element_at(RkNode *e, Val o, Val i)
-{
-    Val v = view_of(o);
-    int64_t k = rk_elem_is_signed(i.elem) || (int64_t)i.v[0] >= 0 ? (int64_t)i.v[0] : INT64_MAX;
-    if (k < 0 || k >= v.view.count)
-        TRAP(e->loc, "index %lld outside %lld elements", (long long)k,
-             (long long)v.view.count);
-    return &v.view.buf->data[v.view.off + k];
-}
-
-NOINLINE static Val sindex(RkNode *e)
-{
-    Val o = eval_slow(e->object), i = eval_slow(e->index);
-    const RkType *t = ty_of(e);
-    return v_scalar(t->elem, *element_at(e, o, i));
-}
+NOINLINE static Val sindex(RkNode *e) { return read_element(e); }
 
 NOINLINE static Val column(Val s, const char *field)
 {
@@ -274,6 +261,14 @@ NOINLINE static Val array_literal(RkNode *e)
     const RkType *t = ty_of(e);
     Val a = v_unit();
     a.kind = V_ARRAY;
+    if (t->inner->kind != RK_T_SCALAR) { /* records, pointers: cells */
+        a.arr = buffer_cells(t->len);
+        Val x = e->kind == RK_ARRAY_FILL ? eval_slow(e->value) : v_unit();
+        for (int i = 0; i < t->len; i++)
+            a.arr->cells[i] = value_copy(e->kind == RK_ARRAY_FILL ? x
+                                                                 : eval_slow(e->elems.items[i]));
+        return a;
+    }
     a.elem = t->inner->elem;
     a.arr = buffer_new(a.elem, t->len);
     if (e->kind == RK_ARRAY_FILL) {
@@ -514,6 +509,22 @@ Val call_from_slow(RkNode *call)
 
 /* --- expressions ------------------------------------------------------------------------ */
 
+NOINLINE static Val scall(RkNode *e)
+{
+    const char *note = e->note ? e->note : "";
+    if (!strcmp(note, "builtin") &&
+        (!strcmp(e->name, "addr") || !strcmp(e->name, "is_null") ||
+         !strcmp(e->name, "unchecked_view")))
+        return pointer_builtin(e);
+    if (!strcmp(note, "builtin"))
+        return sbuiltin(e);
+    if (!strcmp(note, "fnptr"))
+        return call_indirect(e);
+    if (!strcmp(note, "extern"))
+        return call_extern_trap(e);
+    return call_from_slow(e);
+}
+
 Val eval_slow(RkNode *e)
 {
     switch (e->kind) {
@@ -524,7 +535,8 @@ Val eval_slow(RkNode *e)
         return v_scalar(t->elem, parse_literal(e, t->elem));
     }
     case RK_NAME:
-        if (e->ref && (!strcmp(e->ref, "const") || !strcmp(e->ref, "state")))
+        if (e->ref && (!strcmp(e->ref, "const") || !strcmp(e->ref, "state") ||
+                       !strcmp(e->ref, "embed")))
             return *global_value(e);
         return *slot(e);
     case RK_UNIFORM:
@@ -538,11 +550,13 @@ Val eval_slow(RkNode *e)
     case RK_INDEX:
         return sindex(e);
     case RK_FIELD:
+        if (e->note && strcmp(e->note, "column"))
+            return field_value(e);
         return column(eval_slow(e->object), e->name);
     case RK_CALL:
-        if (e->note && !strcmp(e->note, "builtin"))
-            return sbuiltin(e);
-        return call_from_slow(e);
+        return scall(e);
+    case RK_RECORD_LIT:
+        return record_literal(e);
     case RK_CONVERT:
     case RK_WRAP:
     case RK_BITCAST:
@@ -564,32 +578,21 @@ Val eval_slow(RkNode *e)
 
 static Flow exec_list(RkList body);
 
-/* Assigning an array writes its elements into the array's storage, as C
- * does: views and stack columns on it see the new values, and a `mut`
- * array parameter writes the caller's array. */
-static void assign_value(Val *dst, Val v)
-{
-    if (dst->kind == V_ARRAY && v.kind == V_ARRAY && dst->arr && v.arr &&
-        dst->arr->n == v.arr->n) {
-        memmove(dst->arr->data, v.arr->data, sizeof(uint64_t) * (size_t)v.arr->n);
-        return;
-    }
-    *dst = array_copy(v);
-}
-
+/* Assigning an array or a record writes into its storage, as C does
+ * (value_assign): views, stack columns and pointers on it see the new
+ * values, and a `mut` parameter writes the caller's. */
 NOINLINE static void sassign(RkNode *s)
 {
     RkNode *t = s->target;
     Val v = eval_slow(s->value);
     if (t->kind == RK_NAME) {
         if (t->ref && !strcmp(t->ref, "state"))
-            assign_value(global_value(t), v);
+            value_assign(global_value(t), v);
         else
-            assign_value(slot(t), v);
+            value_assign(slot(t), v);
         return;
     }
-    Val o = eval_slow(t->object), i = eval_slow(t->index);
-    *element_at(t, o, i) = v.v[0];
+    write_place(t, v);
 }
 
 NOINLINE static Flow sfor(RkNode *s)
@@ -616,7 +619,7 @@ NOINLINE static Flow sfor(RkNode *s)
 
 NOINLINE static void sbind(RkNode *s)
 {
-    Val v = array_copy(eval_slow(s->value));
+    Val v = value_copy(eval_slow(s->value));
     const RkType *t = ty_of(s);
     if (t->kind == RK_T_VIEW)
         v = view_of(v);
@@ -625,7 +628,7 @@ NOINLINE static void sbind(RkNode *s)
 
 NOINLINE static void sreturn(RkNode *s)
 {
-    ret_val = s->value ? array_copy(eval_slow(s->value)) : v_unit();
+    ret_val = s->value ? value_copy(eval_slow(s->value)) : v_unit();
 }
 
 NOINLINE static bool scond(RkNode *e) { return eval_slow(e).v[0] & 1; }

@@ -155,21 +155,20 @@ Val *global_value(RkNode *name)
             return &g->v;
     RkNode *d = find(name->name, RK_CONST, RK_STATE);
     if (!d)
+        d = find(name->name, RK_EMBED, RK_EMBED);
+    if (!d)
         rk_diag_internal("rake-interp: unknown global '%s'", name->name);
     Global *g = RK_NEW(Global);
     g->name = d->name;
     const RkType *t = ty_of(d);
-    if (d->value) {
+    if (d->kind == RK_EMBED) {
+        g->v = embed_value(d);
+    } else if (d->value) {
         Frame *f = push_frame(d);
         g->v = to_type(eval_slow(d->value), t);
         pop_frame(f);
-    } else if (t->kind == RK_T_ARRAY) {
-        g->v = v_unit();
-        g->v.kind = V_ARRAY;
-        g->v.elem = t->inner->elem;
-        g->v.arr = buffer_new(t->inner->elem, t->len);
     } else {
-        g->v = v_scalar(t->elem, 0);
+        g->v = zero_of(t);
     }
     g->next = globals;
     globals = g;
@@ -260,7 +259,8 @@ void pop_frame(Frame *f)
 {
     I->frame = f->caller;
     I->depth--;
-    free(f->slots);
+    if (!f->escaped) /* else a pointer may still reach a slot */
+        free(f->slots);
     free(f->fused);
     free(f->region);
     free(f);
