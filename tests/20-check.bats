@@ -6,7 +6,9 @@
 #                             `tests/check/err/NAME.rk:L:C: error: ...` (or
 #                             `tests/check/err/NAME.rk: error: ...` for an
 #                             error with no place, such as --width)
-#   tests/check/ok/NAME.rk    a program the checker accepts
+#   tests/check/ok/NAME.rk    a program the checker accepts;
+#                             NAME.checked.PROFILE.json, where it exists, is
+#                             the exact output of rake-check --target PROFILE
 #   tests/check/golden/NAME.rk
 #                             a copy of tests/shared/conformance/NAME.rk;
 #                             NAME.checked.PROFILE.json is the exact output of
@@ -144,8 +146,23 @@ check_ok() {
         else
             cp "$out" "$BATS_TEST_TMPDIR/docs/$(basename "$f" .rk).json"
         fi
+        ok_goldens "$1" "$f"
     done
     report
+}
+
+# ok_goldens BINDIR FILE: where tests/check/ok/NAME.checked.PROFILE.json
+# exists, rake-check --target PROFILE's output must equal it byte for byte.
+ok_goldens() {
+    local g profile
+    for g in "${2%.rk}".checked.*.json; do
+        [ -f "$g" ] || continue
+        profile=${g##*.checked.}
+        profile=${profile%.json}
+        "$1/rake-parse" "$2" >"$ast" 2>"$err" &&
+            "$1/rake-check" --target "$profile" <"$ast" >"$out" 2>"$err" &&
+            cmp -s "$out" "$g" || fail_file "$g" "rake-check --target $profile differs from the golden"
+    done
 }
 
 @test "check: the corpus is complete (80+ err programs, 40+ ok programs, goldens, no orphans)" {
@@ -160,6 +177,7 @@ check_ok() {
         case $f in
         "$OK"/*.rk | "$ERR"/*.rk | "$GOLDEN"/*.rk) ;;
         "$ERR"/*.err) [ -f "${f%.err}.rk" ] || fail_file "$f" "expected output without a program" ;;
+        "$OK"/*.checked.*.json) [ -f "${f%.checked.*.json}.rk" ] || fail_file "$f" "golden without a program" ;;
         "$GOLDEN"/*.checked.*.json)
             local base=${f%.checked.*.json} profile=${f##*.checked.}
             profile=${profile%.json}
