@@ -150,7 +150,14 @@ static Info sbinary(RkNode *e, const RkType *expect)
         set_ty(e, l.ty);
         return l;
     }
-    if (!rk_ty_equal(l.ty, r.ty) || l.ty->kind != RK_T_SCALAR) {
+    const RkType *agg = l.ty->kind != RK_T_SCALAR ? l.ty : r.ty;
+    if (agg->kind != RK_T_SCALAR) {
+        bool ptr = agg->kind == RK_T_PTR || agg->kind == RK_T_FN;
+        ERROR(e->loc, "'%s' works on numbers and bools, not %s%s", op, ty_name(agg),
+              ptr ? "; test a pointer with is_null(p)" : "");
+        return err();
+    }
+    if (!rk_ty_equal(l.ty, r.ty)) {
         ERROR(e->loc, "'%s' combines %s with %s; slow code has no implicit "
                       "conversion (write T(x))",
               op, ty_name(l.ty), ty_name(r.ty));
