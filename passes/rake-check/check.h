@@ -117,6 +117,8 @@ Info check_literal(RkNode *e, const RkType *expect);
 Info vselect(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn, const RkType *expect);
 RkBdd computed_def(RkBdd a, RkBdd b);
 Info check_bitcast(RkNode *e);
+const RkType *bitcast_literal_type(RkNode *operand, const RkType *to);
+const RkType *convert_literal_type(RkNode *operand);
 bool rack_elem_ok(RkElem el, RkLoc at);
 Info const_range(RkNode *e, long long *lo, long long *hi);
 void set_ty(RkNode *n, const RkType *t);

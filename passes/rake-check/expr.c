@@ -150,6 +150,37 @@ static bool fits(const char *text, RkElem e)
     }
 }
 
+/* The type an integer literal takes as the operand of bitcast(T, lit): a
+ * bit pattern of T's lane width, so the first of T's own integer element,
+ * the signed and the unsigned integer of that width that holds it
+ * (bitcast(f32, 4286578688) reads a u32, bitcast(u32s, <-2>) an i32).
+ * NULL for any other operand, which keeps the type it has. */
+const RkType *bitcast_literal_type(RkNode *operand, const RkType *to)
+{
+    RkNode *lit = operand->kind == RK_UNIFORM ? operand->operand : operand;
+    if (lit->kind != RK_INT || (to->kind != RK_T_SCALAR && to->kind != RK_T_RACK) ||
+        to->elem == RK_E_BOOL)
+        return NULL;
+    int bits = rk_elem_bits(to->elem);
+    RkElem s = bits == 8 ? RK_E_I8 : bits == 16 ? RK_E_I16 : bits == 64 ? RK_E_I64 : RK_E_I32;
+    RkElem u = bits == 8 ? RK_E_U8 : bits == 16 ? RK_E_U16 : bits == 64 ? RK_E_U64 : RK_E_U32;
+    RkElem order[] = {rk_elem_is_int(to->elem) ? to->elem : s, s, u};
+    for (int i = 0; i < 3; i++)
+        if (fits(lit->text, order[i]))
+            return rk_ty_scalar(order[i]);
+    return rk_ty_scalar(u);
+}
+
+/* The type an integer literal takes as the operand of a conversion T(lit):
+ * i32 when it fits (so u8(300) still traps when it runs), otherwise the
+ * first of i64 and u64 that holds it (i64(5000000000), f64(4294967296)). */
+const RkType *convert_literal_type(RkNode *operand)
+{
+    if (operand->kind != RK_INT || fits(operand->text, RK_E_I32))
+        return NULL;
+    return rk_ty_scalar(fits(operand->text, RK_E_I64) ? RK_E_I64 : RK_E_U64);
+}
+
 Info check_literal(RkNode *e, const RkType *expect)
 {
     const RkType *want = expect_scalar_of(expect);
@@ -811,8 +842,7 @@ static Info view_index(RkNode *e, Info o)
         return err_info();
     RkElem el = o.ty->inner->elem;
     if (i.ty->kind == RK_T_SCALAR && rk_elem_is_int(i.ty->elem)) {
-        if (e->index->kind != RK_UNIFORM && !is_literal(e->index))
-            ERROR(e->index->loc, "a rack load's index is a uniform: write x[<i>]");
+        /* any uniform integer expression: <i>, <i> + <4>, a literal */
         e->note = "load";
         const RkType *t = rk_ty_rack(el);
         rack_elem_ok(el, e->loc);
