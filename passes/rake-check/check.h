@@ -3,7 +3,8 @@
  *   main.c      options, reading rake.ast, writing rake.checked
  *   module.c    definitions, name table, tine instantiation and recursion
  *   scope.c     bindings, scopes, slots
- *   expr.c      expression typing: literals, operators, names, marks
+ *   expr.c      expression typing: operators, names, marks
+ *   literal.c   the type of a literal, from its context
  *   builtin.c   the signature of every built-in operation
  *   kernel.c    scratches and rakes: statements, through, sweep, the proofs
  *   run.c       stack runs and general runs
