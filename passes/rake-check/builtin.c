@@ -140,10 +140,7 @@ static Info minmax(RkNode *call, const RkType *expect, const Builtin *b)
     const RkType *t = pair_type(call, x, y, false);
     if (is_error(t))
         return err();
-    if (x.ty->kind == RK_T_SCALAR && y.ty->kind == RK_T_SCALAR) {
-        ERROR(call->loc, "%s in vector code takes at least one rack", call->name);
-        return err();
-    }
+    /* two uniforms broadcast: the rack min/max of the broadcast values */
     if (rk_elem_bits(t->elem) == 64)
         require_cap(RK_FEAT_I64_MINMAX, call->loc, "min and max of 64-bit racks");
     return rack_result(call, t, computed_def(x.def, y.def));
@@ -265,7 +262,7 @@ static Info convert(RkNode *call, const RkType *expect, const Builtin *b)
 Info check_bitcast(RkNode *e)
 {
     const RkType *t = resolve_type(e->type, true);
-    Info a = check_vexpr(e->operand, NULL);
+    Info a = check_vexpr(e->operand, is_error(t) ? NULL : bitcast_literal_type(e->operand, t));
     if (is_error(t) || is_error(a.ty))
         return info_of(&rk_ty_error);
     if (t->kind != RK_T_RACK) {
@@ -275,7 +272,8 @@ Info check_bitcast(RkNode *e)
               rk_ty_str(t));
         return info_of(&rk_ty_error);
     }
-    if (a.ty->kind != RK_T_RACK) {
+    bool uniform = a.ty->kind == RK_T_SCALAR && a.ty->elem != RK_E_BOOL;
+    if (a.ty->kind != RK_T_RACK && !uniform) { /* a uniform is broadcast first */
         ERROR(e->operand->loc, "bitcast in vector code takes a rack, not %s",
               ty_name(a.ty));
         return info_of(&rk_ty_error);
@@ -372,18 +370,21 @@ static Info reduce(RkNode *call, const RkType *expect, const Builtin *b)
     if (is_error(a.ty))
         return a;
     bool scan = !strncmp(call->name, "scan_", 5);
-    if (a.ty->kind != RK_T_RACK || a.ty->elem == RK_E_BOOL) {
+    bool shape = a.ty->kind == RK_T_RACK || a.ty->kind == RK_T_SCALAR;
+    if (!shape || a.ty->elem == RK_E_BOOL) {
         ERROR(arg(call, 0)->loc, "Arithmetic reduction requires f32s, i32s or u32s");
         return err();
     }
-    RkElem el = a.ty->elem;
+    RkElem el = a.ty->elem; /* a uniform is broadcast to a rack of el */
+    if (a.ty->kind == RK_T_SCALAR)
+        rack_elem_ok(el, arg(call, 0)->loc);
     if (el != RK_E_F32 && el != RK_E_I32 && el != RK_E_U32)
         require_cap(RK_FEAT_NARROW_REDUCE, call->loc, call->name);
     require_cap(RK_FEAT_CROSS_LANE, call->loc, call->name);
     if (in_stack_run_cross(call))
         return err();
     fully_defined(call, arg(call, 0), a);
-    const RkType *t = scan ? a.ty : rk_ty_scalar(el);
+    const RkType *t = scan ? rk_ty_rack(el) : rk_ty_scalar(el);
     return rack_result(call, t, scan ? C->ctx : RK_BDD_TRUE);
 }
 
@@ -394,7 +395,11 @@ static Info mask_reduce(RkNode *call, const RkType *expect, const Builtin *b)
     Info a = check_vexpr(arg(call, 0), NULL);
     if (is_error(a.ty))
         return a;
-    if (a.ty->kind != RK_T_MASK) {
+    /* all/any of a uniform bool: the bool broadcast to every lane, so itself;
+     * bitmask needs a lane count, which only a mask has */
+    bool bool_uniform = a.ty->kind == RK_T_SCALAR && a.ty->elem == RK_E_BOOL &&
+                        call->name[0] != 'b';
+    if (a.ty->kind != RK_T_MASK && !bool_uniform) {
         ERROR(arg(call, 0)->loc, "%s takes a mask, not %s", call->name, ty_name(a.ty));
         return err();
     }
@@ -421,13 +426,26 @@ static bool lane_index(RkNode *call, RkNode *n, RkElem el, long long *idx)
     return true;
 }
 
+/* A uniform where a cross-lane operation needs a rack is broadcast first;
+ * a bool has no rack (it compares into a mask). */
+static bool rack_of_uniform(RkNode *call, Info a)
+{
+    if (a.ty->elem == RK_E_BOOL) {
+        ERROR(arg(call, 0)->loc, "%s takes a rack, not %s", call->name, ty_name(a.ty));
+        return false;
+    }
+    return rack_elem_ok(a.ty->elem, arg(call, 0)->loc);
+}
+
 static Info extract(RkNode *call, const RkType *expect, const Builtin *b)
 {
     (void)expect;
     (void)b;
-    Info a = rack_arg(call, 0, NULL, "a rack", NULL, false);
+    Info a = rack_arg(call, 0, NULL, "a rack", NULL, true);
     long long idx;
     if (is_error(a.ty) || !lane_index(call, arg(call, 1), a.ty->elem, &idx))
+        return err();
+    if (a.ty->kind == RK_T_SCALAR && !rack_of_uniform(call, a))
         return err();
     require_cap(RK_FEAT_CROSS_LANE, call->loc, "extract");
     if (in_stack_run_cross(call))
@@ -440,10 +458,13 @@ static Info insert(RkNode *call, const RkType *expect, const Builtin *b)
 {
     (void)expect;
     (void)b;
-    Info a = rack_arg(call, 0, NULL, "a rack", NULL, false);
+    Info a = rack_arg(call, 0, NULL, "a rack", NULL, true);
     long long idx;
     if (is_error(a.ty) || !lane_index(call, arg(call, 1), a.ty->elem, &idx))
         return err();
+    if (a.ty->kind == RK_T_SCALAR && !rack_of_uniform(call, a))
+        return err();
+    a.ty = rk_ty_rack(a.ty->elem);
     Info u = check_vexpr(arg(call, 2), rk_ty_scalar(a.ty->elem));
     if (is_error(u.ty))
         return err();

@@ -3,7 +3,8 @@
  *   main.c      options, reading rake.ast, writing rake.checked
  *   module.c    definitions, name table, tine instantiation and recursion
  *   scope.c     bindings, scopes, slots
- *   expr.c      expression typing: literals, operators, names, marks
+ *   expr.c      expression typing: operators, names, marks
+ *   literal.c   the type of a literal, from its context
  *   builtin.c   the signature of every built-in operation
  *   kernel.c    scratches and rakes: statements, through, sweep, the proofs
  *   run.c       stack runs and general runs
@@ -118,6 +119,8 @@ Info check_literal(RkNode *e, const RkType *expect);
 Info vselect(RkNode *e, RkNode *cond, RkNode *tn, RkNode *fn, const RkType *expect);
 RkBdd computed_def(RkBdd a, RkBdd b);
 Info check_bitcast(RkNode *e);
+const RkType *bitcast_literal_type(RkNode *operand, const RkType *to);
+const RkType *convert_literal_type(RkNode *operand);
 bool rack_elem_ok(RkElem el, RkLoc at);
 Info const_range(RkNode *e, long long *lo, long long *hi);
 void set_ty(RkNode *n, const RkType *t);

@@ -4,7 +4,7 @@
  * and names but differ in almost every rule, so check_expr() sends each
  * expression to check_vexpr() or check_sexpr() (slow.c) by where it is.
  *
- * Literals take their type from what they meet (10-gap-notes.md, section 1):
+ * Literals (literal.c) take their type from what they meet (10-gap-notes.md, section 1):
  * the other operand, the parameter, the binding's declared type; otherwise
  * an integer literal is i32 and must fit, and a float literal is f32.  In
  * vector code a scalar value is uniform: a bare literal or a marked `<x>`
@@ -129,59 +129,6 @@ const RkType *expect_scalar_of(const RkType *t)
     if (t->kind == RK_T_ARRAY || t->kind == RK_T_VIEW)
         return expect_scalar_of(t->inner);
     return NULL;
-}
-
-static bool fits(const char *text, RkElem e)
-{
-    bool neg;
-    uint64_t v;
-    if (!rk_int_literal(text, &neg, &v))
-        return false;
-    switch (e) {
-    case RK_E_I8: return neg ? v <= 128 : v <= 127;
-    case RK_E_I16: return neg ? v <= 32768 : v <= 32767;
-    case RK_E_I32: return neg ? v <= 2147483648ull : v <= 2147483647ull;
-    case RK_E_I64: return neg ? v <= (1ull << 63) : v <= (unsigned long long)INT64_MAX;
-    case RK_E_U8: return !neg && v <= 255;
-    case RK_E_U16: return !neg && v <= 65535;
-    case RK_E_U32: return !neg && v <= 4294967295ull;
-    case RK_E_U64: return !neg || v == 0;
-    default: return true;
-    }
-}
-
-Info check_literal(RkNode *e, const RkType *expect)
-{
-    const RkType *want = expect_scalar_of(expect);
-    if (e->kind == RK_BOOL) {
-        set_ty(e, rk_ty_scalar(RK_E_BOOL));
-        return info_of(rk_ty_scalar(RK_E_BOOL));
-    }
-    RkElem el = want ? want->elem : RK_E_NONE;
-    if (e->kind == RK_FLOAT) {
-        if (el != RK_E_F32 && el != RK_E_F64)
-            el = RK_E_F32;
-        if (want && !rk_elem_is_float(want->elem) && want->elem != RK_E_BOOL)
-            ERROR(e->loc, "the float literal %s can't be %s", e->text, ty_name(want));
-        else if (want && want->elem == RK_E_BOOL)
-            ERROR(e->loc, "expected a bool, found the float literal %s", e->text);
-    } else {
-        if (el == RK_E_NONE || el == RK_E_BOOL)
-            el = RK_E_I32;
-        if (!rk_elem_is_float(el) && !fits(e->text, el)) {
-            if (want && want->elem == el)
-                ERROR(e->loc, "the literal %s is out of range for %s", e->text,
-                      rk_elem_name(el));
-            else
-                ERROR(e->loc, "the literal %s is out of range for i32 (an "
-                              "untyped integer literal is i32)",
-                      e->text);
-            return err_info();
-        }
-    }
-    const RkType *t = rk_ty_scalar(el);
-    set_ty(e, t);
-    return info_of(t);
 }
 
 /* --- coercion ---------------------------------------------------------------- */
@@ -811,8 +758,7 @@ static Info view_index(RkNode *e, Info o)
         return err_info();
     RkElem el = o.ty->inner->elem;
     if (i.ty->kind == RK_T_SCALAR && rk_elem_is_int(i.ty->elem)) {
-        if (e->index->kind != RK_UNIFORM && !is_literal(e->index))
-            ERROR(e->index->loc, "a rack load's index is a uniform: write x[<i>]");
+        /* any uniform integer expression: <i>, <i> + <4>, a literal */
         e->note = "load";
         const RkType *t = rk_ty_rack(el);
         rack_elem_ok(el, e->loc);

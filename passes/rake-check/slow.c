@@ -274,7 +274,10 @@ static Info sfield(RkNode *e)
 static Info sconvert(RkNode *e)
 {
     const RkType *t = resolve_type(e->type, false);
-    Info x = check_sexpr(e->operand, NULL);
+    bool bits = e->kind == RK_BITCAST && !is_error(t);
+    const RkType *lit = bits ? bitcast_literal_type(e->operand, t)
+                       : e->kind == RK_CONVERT ? convert_literal_type(e->operand) : NULL;
+    Info x = check_sexpr(e->operand, lit);
     if (is_error(t) || is_error(x.ty))
         return err();
     bool tp = t->kind == RK_T_PTR || t->kind == RK_T_FN;
@@ -736,6 +739,9 @@ void check_slow_stmt(RkNode *s)
     }
 }
 
+/* Does every path through body end in a return?  A final braced block,
+ * slow { ... }, returns when its own statements do: a return inside a
+ * block returns from the function (10-gap-notes.md, section 6). */
 static bool returns(RkList body)
 {
     if (!body.len)
@@ -743,6 +749,8 @@ static bool returns(RkList body)
     RkNode *last = body.items[body.len - 1];
     if (last->kind == RK_RETURN)
         return true;
+    if (last->kind == RK_EXPR && last->value->kind == RK_SLOW_BLOCK)
+        return returns(last->value->body);
     if (last->kind == RK_IF)
         return last->else_body.len && returns(last->body) && returns(last->else_body);
     return false;

@@ -153,20 +153,32 @@ static bool data_arg(RkNode *a, const RkType *pt, const char *what)
     return true;
 }
 
+/* The stack parameter a stack run's result names (`b with {...}`,
+ * `compact b ...`): the stack that moves into the run, every other one
+ * read-only (spec page 03), as rake-lower, rake-interp and rake-cgen
+ * read it.  NULL for a general run, or a run whose result names none of
+ * its parameters (an error reported where the run is checked). */
+static RkNode *result_stack_param(RkNode *run)
+{
+    RkNode *last = run->ret && run->body.len ? run->body.items[run->body.len - 1] : NULL;
+    if (!last || (last->kind != RK_WITH && last->kind != RK_COMPACT) || !last->stack ||
+        last->stack->kind != RK_NAME)
+        return NULL;
+    for (int i = 0; i < run->params.len; i++) {
+        RkNode *p = run->params.items[i];
+        if (!p->uniform && p->type->kind == RK_TYPE_STACK && !strcmp(p->name, last->stack->name))
+            return p;
+    }
+    return NULL;
+}
+
 static Info call_run(RkNode *call, RkNode *run)
 {
-    if (C->slow_block) {
+    if (C->slow_block && C->kind != FN_SLOW) {
         ERROR(call->loc, "a run can't be called from inside another run");
         return err();
     }
-    RkNode *res = NULL;
-    if (run->ret)
-        for (int i = 0; i < run->params.len; i++) {
-            RkNode *p = run->params.items[i];
-            if (p->type->kind == RK_TYPE_STACK && !strcmp(p->type->name, run->ret->name) &&
-                !res)
-                res = p;
-        }
+    RkNode *res = result_stack_param(run);
     Binding *moved = NULL; /* the result stack, passed by name */
     for (int i = 0; i < call->args.len; i++) {
         RkNode *p = run->params.items[i], *a = call->args.items[i];

@@ -15,6 +15,17 @@ static uint64_t B(float f) { return rk_bits(f); }
 
 static Val arg(RkNode *call, int i) { return eval(call->args.items[i]); }
 
+/* An operand a cross-lane operation reads lane by lane: a uniform is
+ * broadcast to a rack of its own element first (10-gap-notes.md, section
+ * 4: sum of a broadcast folds `lanes` copies from lane 0). */
+static Val lanes_arg(RkNode *call, int i)
+{
+    Val v = arg(call, i);
+    if (v.kind == V_SCALAR)
+        v = v_splat(v.elem, v.v[0]);
+    return v;
+}
+
 /* The rack type of the call's result, and operands broadcast to it. */
 static Val rack_arg(RkNode *call, int i, RkElem e)
 {
@@ -40,7 +51,7 @@ static uint64_t f32_unary(const char *n, uint64_t x)
 
 static Val reduce(RkNode *call)
 {
-    Val a = arg(call, 0);
+    Val a = lanes_arg(call, 0);
     bool scan = !strncmp(call->name, "scan_", 5);
     const char *op = scan ? call->name + 5 : call->name;
     uint64_t acc = a.v[0];
@@ -55,6 +66,8 @@ static Val reduce(RkNode *call)
 static Val mask_reduce(RkNode *call)
 {
     Val m = arg(call, 0);
+    if (m.kind == V_SCALAR) /* all or any of a broadcast uniform bool: that bool */
+        return v_scalar(RK_E_BOOL, m.v[0] & 1);
     uint64_t bits = 0;
     for (int i = 0; i < m.lanes; i++)
         bits |= (m.v[i] & 1) << i;
@@ -201,11 +214,11 @@ Val builtin_vector(RkNode *call)
     if (!strcmp(n, "all") || !strcmp(n, "any") || !strcmp(n, "bitmask"))
         return mask_reduce(call);
     if (!strcmp(n, "extract")) {
-        Val a = arg(call, 0), k = arg(call, 1);
+        Val a = lanes_arg(call, 0), k = arg(call, 1);
         return v_scalar(a.elem, a.v[k.v[0]]);
     }
     if (!strcmp(n, "insert")) {
-        Val a = arg(call, 0), k = arg(call, 1), u = arg(call, 2);
+        Val a = lanes_arg(call, 0), k = arg(call, 1), u = arg(call, 2);
         a.v[k.v[0]] = u.v[0];
         return a;
     }

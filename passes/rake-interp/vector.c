@@ -257,6 +257,8 @@ static Val bitcast(RkNode *e)
 {
     Val a = eval(e->operand);
     const RkType *t = ty_of(e);
+    if (a.kind == V_SCALAR && t->kind == RK_T_RACK) /* a uniform, broadcast */
+        a = v_splat(a.elem, a.v[0]);
     for (int i = 0; i < a.lanes; i++)
         a.v[i] = norm(t->elem, a.v[i]);
     a.elem = t->elem;

@@ -13,6 +13,14 @@ static int rack_arg(RkNode *call, int i, RkElem e)
     return as_rack(lower_expr(call->args.items[i]), e);
 }
 
+/* An operand a cross-lane operation reads in every lane, as a rack: a
+ * uniform is broadcast to a rack of its own element first. */
+static int lanes_arg(RkNode *a)
+{
+    const RkType *t = node_ty(a);
+    return lower_rack(a, t->kind == RK_T_SCALAR ? rk_ty_rack(t->elem) : NULL);
+}
+
 static LVal lanewise_call(RkNode *call, RkOp op, int nargs, RkElem e)
 {
     const RkType *t = node_ty(call);
@@ -102,10 +110,11 @@ static LVal one_op(RkNode *call, const Builtin *b)
         return lanewise_call(call, b->op, b->nargs, t->elem);
     int args[3];
     int n = call->args.len < 3 ? call->args.len : 3;
+    bool mreduce = rk_nir_op_info(b->op)->shape == SH_MREDUCE;
+    if (mreduce && node_ty(call->args.items[0])->kind == RK_T_SCALAR)
+        return lower_expr(call->args.items[0]); /* all/any of a uniform bool: it */
     for (int i = 0; i < n; i++)
-        args[i] = rk_nir_op_info(b->op)->shape == SH_MREDUCE
-                      ? lower_mask(call->args.items[i])
-                      : lower_rack(call->args.items[i], NULL);
+        args[i] = mreduce ? lower_mask(call->args.items[i]) : lanes_arg(call->args.items[i]);
     if (b->form == CONVERT)
         return lval(lanewise(b->op, t, args, 1, call->loc), t);
     return lval(emit(b->op, t, args, n, call->loc)->id, t);
@@ -127,13 +136,13 @@ LVal lower_builtin(RkNode *call)
     if (!strcmp(n, "widen")) /* columns load already widened */
         return lower_expr(call->args.items[0]);
     if (!strcmp(n, "extract")) {
-        RkInstr *in = emit(RK_OP_RACK_EXTRACT, t,
-                           (int[]){lower_rack(call->args.items[0], NULL)}, 1, call->loc);
+        RkInstr *in = emit(RK_OP_RACK_EXTRACT, t, (int[]){lanes_arg(call->args.items[0])}, 1,
+                           call->loc);
         in->imm = lane_index(call->args.items[1]);
         return lval(in->id, t);
     }
     if (!strcmp(n, "insert")) {
-        int r = lower_rack(call->args.items[0], NULL);
+        int r = lanes_arg(call->args.items[0]);
         int u = as_uniform(lower_expr(call->args.items[2]));
         RkInstr *in = emit(RK_OP_RACK_INSERT, t, (int[]){r, u}, 2, call->loc);
         in->imm = lane_index(call->args.items[1]);

@@ -348,7 +348,9 @@ LVal lower_expr(RkNode *e)
         return shuffle(e);
     case RK_BITCAST: {
         const RkType *t = node_ty(e);
-        return lval(emit1(RK_OP_RACK_BITCAST, t, lower_rack(e->operand, NULL), e->loc), t);
+        const RkType *o = node_ty(e->operand); /* a uniform operand is broadcast */
+        int x = lower_rack(e->operand, o->kind == RK_T_SCALAR ? rk_ty_rack(o->elem) : NULL);
+        return lval(emit1(RK_OP_RACK_BITCAST, t, x, e->loc), t);
     }
     case RK_SLOW_BLOCK:
         return lower_slow_block(e);
