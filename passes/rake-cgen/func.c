@@ -487,6 +487,9 @@ void gen_global(RkNode *d)
     saved.arrays = G->arrays;
     saved.narrays = G->narrays;
     saved.arrays_cap = G->arrays_cap;
+    saved.typenames = G->typenames;
+    saved.ntypenames = G->ntypenames;
+    saved.typenames_cap = G->typenames_cap;
     saved.natives = G->natives;
     saved.native_names = G->native_names;
     saved.nnatives = G->nnatives;
