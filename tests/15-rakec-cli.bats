@@ -26,7 +26,7 @@ EOF
 @test "cli: no arguments prints the usage and exits 0" {
     run rakec
     [ "$status" -eq 0 ]
-    [[ "${lines[0]}" == "Usage: rakec [MODE] [OPTIONS] FILE.rk [-- ARGS...]" ]]
+    [[ "${lines[0]}" == "Usage: rakec [MODE] [OPTIONS] FILE.rk [C-INPUTS...] [-- ARGS...]" ]]
 }
 
 @test "cli: --help and -h print the usage on stdout" {

@@ -267,3 +267,28 @@ EOF
         [ ! -e "$T/l.c" ]
     done
 }
+
+@test "C interop: records as structs, header records asserted, pointers, function pointers, externs and embed as C" {
+    checked tests/c/externs.rk >"$T/c.json"
+    run "$BIN/rake-cgen" <"$T/c.json"
+    assert_success
+    assert_output --partial "#include \"$RAKE_ROOT/tests/c/interop.h\""
+    assert_output --partial $'struct rk_rec_Mine {\n    int32_t a;\n    struct rk_arr_i32_3 b;\n};'
+    assert_output --partial '_Static_assert(sizeof(((Vec2 *)0)->x) == sizeof(float), "Vec2.x: the header'"'"'s member is not the size of f32");'
+    assert_output --partial 'typedef int32_t (*rk_fnt'
+    assert_output --partial 'static _Alignas(16) const uint8_t rk_e_abc[3] = {'
+    assert_output --partial 'str_len((const void *)"hello")'
+    assert_output --partial 'first_byte((const void *)"A\tB")'
+    refute_output --partial 'int32_t add_i32('
+    checked tests/c/fnptrs.rk >"$T/f.json"
+    run "$BIN/rake-cgen" <"$T/f.json"
+    assert_success
+    # dot takes its record by pointer; addr(dot) is an adapter taking it by value
+    assert_output --partial 'static int32_t rk_fn_dot(__attribute__((unused)) struct rk_rec_Point *rk_v0_p);'
+    assert_output --partial $'static int32_t rk_fp_dot(struct rk_rec_Point rk_a0)\n{\n    return rk_fn_dot(&rk_a0);\n}'
+    assert_output --partial 'rk_trap('
+    assert_output --partial '"call through a null function pointer");'
+    checked tests/c/main_args.rk >"$T/m.json"
+    run "$BIN/rake-cgen" <"$T/m.json"
+    assert_output --partial 'rk_main_result = rk_fn_main((int32_t)rk_argc, (uint8_t **)rk_argv);'
+}

@@ -72,7 +72,7 @@ static const char *argument(RkNode *a, RkNode *param)
     const char *v = ex(a);
     if (pt->kind == RK_T_VIEW)
         return view_of(a, v, at);
-    if (pt->kind == RK_T_ARRAY)
+    if (aggregate(pt))
         return fmt("&%s", v);
     return v;
 }
@@ -275,6 +275,12 @@ static const char *kernel_call(RkNode *c, RkNode *fn)
 
 const char *call(RkNode *c)
 {
+    if (c->note && !strcmp(c->note, "extern"))
+        return extern_call(c);
+    if (c->note && !strcmp(c->note, "fnptr")) {
+        emit("rk_enter(%d);", site(c->loc));
+        return fnptr_call(c);
+    }
     RkNode *fn = find_decl(c->name, RK_SCRATCH, RK_RAKE);
     if (!fn)
         fn = find_decl(c->name, RK_RUN, RK_SLOW);

@@ -51,6 +51,10 @@ typedef struct Cg {
     Buf types;               /* array structs */
     const char **arrays;     /* their names, to declare each once */
     int narrays, arrays_cap;
+    const char **typenames;  /* records, function-pointer types, tags defined */
+    int ntypenames, typenames_cap;
+    const char **adapters;   /* rk_fp_ adapters of slow functions, made once */
+    int nadapters, adapters_cap;
     Buf natives;             /* prototypes of runs and kernels */
     const char **native_names;
     int nnatives, natives_cap;
@@ -82,6 +86,7 @@ int site(RkLoc loc);
 const char *literal(RkNode *lit, RkElem e);
 _Noreturn void refuse(RkLoc loc, const char *fmt, ...) RK_PRINTF(2, 3);
 const char *canon(const char *x, RkElem e); /* the value as canonical uint64_t */
+const char *zero(const RkType *t);       /* a zero initialiser */
 
 /* expr.c */
 const char *ex(RkNode *e);               /* NULL for no value */
@@ -100,6 +105,31 @@ void gen_global(RkNode *d);
 const char *global_ref(RkNode *name);   /* pointer to a module value */
 void gen_list(RkList body);
 const char *slot_name(int slot, const char *name);
+
+/* ctypes.c */
+const char *interop_ctype(const RkType *t);
+const char *elem_tag(const RkType *t);
+bool aggregate(const RkType *t);         /* arrays, records, unions: lvalues */
+bool pointer_like(const RkType *t);      /* pointers and function pointers */
+RkNode *record_decl(const char *name);
+bool header_backed(const RkNode *rec);
+const char *member(const RkNode *rec, const char *field);
+const char *field_lvalue(const RkType *rt, const char *o, const char *f, const RkType *ft);
+void declare_records(void);
+void gen_includes(Buf *o);
+const char *source_path(const char *path);
+
+/* interop.c */
+const char *record_literal(RkNode *e);
+const char *field_place(RkNode *e);      /* r.f or p.f as an lvalue */
+const char *place(RkNode *e);            /* a name, field or element as an lvalue */
+const char *pointer_builtin(RkNode *c);  /* addr, is_null, unchecked_view; NULL if not */
+const char *pointer_bitcast(RkNode *e);
+const char *extern_call(RkNode *c);
+const char *fnptr_call(RkNode *c);
+const char *embed_view(RkNode *name);
+const char *string_arg(RkNode *s);
+void gen_embed(RkNode *d);
 
 /* runtime.c */
 extern const char *const cg_runtime[];

@@ -38,15 +38,17 @@ static const char *name(RkNode *e)
     const RkType *t = type_of(e);
     if (e->ref && (!strcmp(e->ref, "const") || !strcmp(e->ref, "state"))) {
         const char *p = global_ref(e);
-        return t->kind == RK_T_ARRAY ? fmt("(*%s)", p) : capture(t, fmt("*%s", p));
+        return aggregate(t) ? fmt("(*%s)", p) : capture(t, fmt("*%s", p));
     }
+    if (e->ref && !strcmp(e->ref, "embed"))
+        return embed_view(e);
     if (!e->ref || (strcmp(e->ref, "local") && strcmp(e->ref, "param")) || e->slot < 0 ||
         e->slot >= G->nslots || !G->slots[e->slot].name)
         refuse(e->loc, "rake-cgen: the name '%s' (%s) in slow code is not implemented",
                e->name, e->ref ? e->ref : "unresolved");
     Slot *s = &G->slots[e->slot];
     const char *v = slot_var(e);
-    if (t->kind != RK_T_ARRAY)
+    if (!aggregate(t))
         return capture(t, v);
     if (s->param)
         return fmt("(*%s)", v);
@@ -131,7 +133,7 @@ static const char *if_expr(RkNode *e)
 {
     const RkType *t = type_of(e);
     const char *c = ex(e->cond);
-    bool arr = t->kind == RK_T_ARRAY;
+    bool arr = aggregate(t);
     const char *r = t->kind == RK_T_UNIT ? NULL
                     : arr                ? tmp_c(fmt("%s *", ctype(t)), "NULL")
                                          : tmp(t);
@@ -187,6 +189,12 @@ static const char *element(RkNode *at, RkNode *obj, const char *o, RkNode *idx, 
 {
     const RkType *ot = type_of(obj), *it = type_of(idx);
     const char *k = it->elem == RK_E_U64 ? fmt("rk_index_u64(%s)", i) : fmt("(int64_t)%s", i);
+    if (ot->kind == RK_T_PTR)
+        return fmt("(%s)[(int64_t)%s]", o, i);
+    if (at->unchecked && ot->kind == RK_T_ARRAY)
+        return fmt("%s.e[(int64_t)%s]", o, i);
+    if (at->unchecked && ot->kind == RK_T_VIEW)
+        return fmt("%s.p[(int64_t)%s]", o, i);
     if (ot->kind == RK_T_ARRAY)
         return fmt("%s.e[rk_index(%s, %d, %d)]", o, k, ot->len, site(at->loc));
     if (ot->kind == RK_T_VIEW)
@@ -204,6 +212,10 @@ const char *index_place(RkNode *e)
 static const char *column(RkNode *e)
 {
     const RkType *st = type_of(e->object);
+    if (e->note && (!strcmp(e->note, "record_field") || !strcmp(e->note, "pointer_field"))) {
+        const char *lv = field_place(e);
+        return aggregate(type_of(e)) ? lv : capture(type_of(e), lv);
+    }
     if (st->kind != RK_T_STACK)
         refuse(e->loc, "rake-cgen: a field of %s is not implemented", e->object->ty);
     const char *s = ex(e->object);
@@ -314,6 +326,8 @@ static const char *bitcast(RkElem from, RkElem to, const char *x)
 static const char *convert(RkNode *e)
 {
     const RkType *ft = type_of(e->operand), *tt = type_of(e);
+    if (e->kind == RK_BITCAST && pointer_like(ft) && pointer_like(tt))
+        return pointer_bitcast(e);
     if (ft->kind != RK_T_SCALAR || tt->kind != RK_T_SCALAR)
         refuse(e->loc, "rake-cgen: converting %s to %s is not implemented", e->operand->ty, e->ty);
     RkElem from = ft->elem, to = tt->elem;
@@ -364,7 +378,7 @@ static const char *slow_block(RkNode *blk)
         return NULL;
     if (!v)
         refuse(blk->loc, "rake-cgen: a slow block of type %s without a final value", blk->ty);
-    return t->kind == RK_T_ARRAY ? pin(t, v) : v;
+    return aggregate(t) ? pin(t, v) : v;
 }
 
 const char *ex(RkNode *e)
@@ -383,7 +397,11 @@ const char *ex(RkNode *e)
     case RK_BINARY: return binary(e);
     case RK_UNARY: return unary(e);
     case RK_IF_EXPR: return if_expr(e);
-    case RK_INDEX: return capture(type_of(e), index_place(e));
+    case RK_INDEX: {
+        const char *lv = index_place(e);
+        return aggregate(type_of(e)) ? lv : capture(type_of(e), lv);
+    }
+    case RK_RECORD_LIT: return record_literal(e);
     case RK_FIELD: return column(e);
     case RK_CALL:
         if (e->note && !strcmp(e->note, "builtin"))
@@ -485,6 +503,8 @@ const char *builtin(RkNode *c)
         refuse(c->loc, "rake-cgen: the built-in %s in slow code is not implemented", n);
     if (!strcmp(n, "slice"))
         return slice(c);
+    if (!strcmp(n, "addr") || !strcmp(n, "is_null") || !strcmp(n, "unchecked_view"))
+        return pointer_builtin(c);
     RkNode *a0 = c->args.items[0];
     const RkType *at = type_of(a0);
     const char *a = ex(a0);

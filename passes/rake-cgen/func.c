@@ -135,9 +135,8 @@ static void assign(RkNode *s)
 {
     RkNode *t = s->target;
     const char *v = ex(s->value);
-    if (t->kind == RK_INDEX) {
-        const char *place = index_place(t);
-        emit("%s = %s;", place, v);
+    if (t->kind == RK_INDEX || t->kind == RK_FIELD) {
+        emit("%s = %s;", place(t), v);
         return;
     }
     if (t->kind != RK_NAME)
@@ -149,7 +148,7 @@ static void assign(RkNode *s)
     Slot *sl = t->slot >= 0 && t->slot < G->nslots ? &G->slots[t->slot] : NULL;
     if (!sl || !sl->name)
         refuse(t->loc, "rake-cgen: assigning to '%s' is not implemented", t->name);
-    bool by_pointer = sl->ty->kind == RK_T_ARRAY && (sl->param || sl->fresh);
+    bool by_pointer = aggregate(sl->ty) && (sl->param || sl->fresh);
     emit(by_pointer ? "*%s = %s;" : "%s = %s;", slot_of(t), v);
 }
 
@@ -269,11 +268,6 @@ static void begin(RkNode *fn)
     G->uses_frame = G->uses_out = false;
 }
 
-static const char *zero(const RkType *t)
-{
-    return t->kind == RK_T_SCALAR ? "0" : t->kind == RK_T_STACK ? "NULL" : "{0}";
-}
-
 static void declare_slots(Buf *out)
 {
     for (int i = 0; i < G->nslots; i++) {
@@ -283,7 +277,7 @@ static void declare_slots(Buf *out)
         const char *v = slot_name(i, s->name);
         if (s->fresh)
             buf_printf(out, "    %s *%s = NULL;\n", ctype(s->ty), v);
-        else if (s->ty->kind == RK_T_ARRAY)
+        else if (aggregate(s->ty))
             buf_printf(out, "    __attribute__((unused)) %s %s;\n", ctype(s->ty), v);
         else
             buf_printf(out, "    __attribute__((unused)) %s %s = %s;\n", ctype(s->ty), v,
@@ -299,7 +293,7 @@ static const char *signature(RkNode *fn, const RkType *rt)
         RkNode *p = fn->params.items[i];
         const RkType *t = type_of(p);
         buf_printf(&b, "%s__attribute__((unused)) %s%s%s", i ? ", " : "", ctype(t),
-                   t->kind == RK_T_ARRAY ? " *" : " ", slot_name(p->slot, p->name));
+                   aggregate(t) ? " *" : " ", slot_name(p->slot, p->name));
     }
     buf_add(&b, fn->params.len ? ")" : "void)");
     return b.s;
@@ -460,10 +454,10 @@ const char *global_ref(RkNode *name)
 void gen_global(RkNode *d)
 {
     const RkType *t = type_of(d);
-    if (t->kind != RK_T_SCALAR && t->kind != RK_T_ARRAY)
+    if (t->kind == RK_T_VIEW || t->kind == RK_T_STACK)
         refuse(d->loc, "rake-cgen: module %s of type %s is not implemented",
                d->kind == RK_STATE ? "state" : "constants", d->ty);
-    buf_printf(&G->state, "static %s rk_g_%s;\n", ctype(t), d->name);
+    buf_printf(&G->state, "static __attribute__((unused)) %s rk_g_%s;\n", ctype(t), d->name);
     if (!d->value)
         return;
     Cg saved = *G;
@@ -493,6 +487,9 @@ void gen_global(RkNode *d)
     saved.arrays = G->arrays;
     saved.narrays = G->narrays;
     saved.arrays_cap = G->arrays_cap;
+    saved.typenames = G->typenames;
+    saved.ntypenames = G->ntypenames;
+    saved.typenames_cap = G->typenames_cap;
     saved.natives = G->natives;
     saved.native_names = G->native_names;
     saved.nnatives = G->nnatives;

@@ -93,13 +93,29 @@ static void gen_pack(Buf *o, RkNode *p)
     buf_add(o, "    (void)mem;\n    return d;\n}\n\n");
 }
 
+/* A record's or union's type, defined (with its header's asserts) even
+ * when no code names it; an opaque record has only a pointer type. */
+static void gen_record(RkNode *d)
+{
+    if (d->kind == RK_UNION && !header_backed(d))
+        refuse(d->loc, "rake-cgen: a union needs a header (`from \"h.h\"`)");
+    if (header_backed(d) && !d->fields.len)
+        return;
+    (void)ctype(rk_ty_record(d->name, d->kind == RK_UNION));
+}
+
 static void gen_decls(Buf *packs)
 {
     RkList d = G->m->decls;
+    declare_records();
     for (int i = 0; i < d.len; i++) {
         RkNode *n = d.items[i];
         switch (n->kind) {
         case RK_PACK: gen_pack(packs, n); break;
+        case RK_RECORD:
+        case RK_UNION: gen_record(n); break;
+        case RK_EMBED: gen_embed(n); break;
+        case RK_EXTERN: break; /* its header declares it */
         case RK_STATE:
         case RK_CONST: gen_global(n); break;
         case RK_SLOW: gen_function(n); break;
@@ -123,12 +139,26 @@ static const char *const includes =
     "#if defined(__clang__)\n#pragma STDC FP_CONTRACT OFF\n"
     "#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n#endif\n\n";
 
-static const char *const c_main =
+/* main(argc, argv) gets C's; compiled with -DRAKE_ARGV0_SOURCE (rakec
+ * --run), argv[0] is the source path, as rakec --interpret gives it. */
+static const char *const c_main_args =
+    "\n/* ---- main: Rake's main on a thread whose stack holds 10000 calls ---- */\n"
+    "static int32_t rk_main_result;\nstatic int rk_argc;\nstatic char **rk_argv;\n\n"
+    "static void *rk_main_thread(void *arg)\n{\n    (void)arg;\n"
+    "    rk_main_result = rk_fn_main((int32_t)rk_argc, (uint8_t **)rk_argv);\n"
+    "    return NULL;\n}\n\n"
+    "int main(int argc, char **argv)\n{\n"
+    "#ifdef RAKE_ARGV0_SOURCE\n    if (argc > 0)\n        argv[0] = (char *)rk_source;\n#endif\n"
+    "    rk_argc = argc;\n    rk_argv = argv;\n";
+
+static const char *const c_main_plain =
     "\n/* ---- main: Rake's main on a thread whose stack holds 10000 calls ---- */\n"
     "static int32_t rk_main_result;\n\n"
     "static void *rk_main_thread(void *arg)\n{\n    (void)arg;\n"
     "    rk_main_result = rk_fn_main();\n    return NULL;\n}\n\n"
-    "int main(int argc, char **argv)\n{\n    (void)argc;\n    (void)argv;\n"
+    "int main(int argc, char **argv)\n{\n    (void)argc;\n    (void)argv;\n";
+
+static const char *const c_main =
     "    const char *fb = getenv(\"RAKE_FRAME_BYTES\");\n"
     "    if (fb && *fb)\n        rk_frame_bytes = strtoll(fb, NULL, 0);\n"
     "    pthread_attr_t attr;\n    pthread_t t;\n"
@@ -193,6 +223,10 @@ static void write_unit(FILE *out, RkNode *main_fn, const Asm *as, Buf *packs)
                  " * program as one C unit.  Do not edit; docs/slow-tier.md describes it. */\n",
             G->source, G->target);
     fputs(includes, out);
+    Buf inc = {0};
+    buf_add(&inc, "");
+    gen_includes(&inc);
+    fputs(inc.s, out);
     Buf src = {0};
     buf_add(&src, "");
     buf_cstring(&src, G->source, strlen(G->source));
@@ -210,10 +244,19 @@ static void write_unit(FILE *out, RkNode *main_fn, const Asm *as, Buf *packs)
         fprintf(out, "\n/* ---- runs and kernels (native code) ---- */\n%s", G->natives.s);
     fprintf(out, "\n/* ---- slow functions and module values ---- */\n%s\n%s%s", G->protos.s,
             G->state.s, G->funcs.s);
-    if (main_fn)
+    if (main_fn) {
+        fputs(main_fn->params.len ? c_main_args : c_main_plain, out);
         fputs(c_main, out);
+    }
     if (as->path)
         write_asm(out, as->text, as->len);
+}
+
+static bool main_args(RkNode *fn)
+{
+    return fn->params.len == 2 && fn->params.items[0]->ty &&
+           !strcmp(fn->params.items[0]->ty, "i32") && fn->params.items[1]->ty &&
+           !strcmp(fn->params.items[1]->ty, "ptr ptr u8");
 }
 
 int main(int argc, char **argv)
@@ -259,8 +302,10 @@ int main(int argc, char **argv)
     buf_add(&packs, "");
     gen_decls(&packs);
     RkNode *main_fn = find_decl("main", RK_SLOW, RK_SLOW);
-    if (main_fn && (main_fn->params.len || !main_fn->ty || strcmp(main_fn->ty, "i32")))
-        refuse(main_fn->loc, "rake-cgen: main is `slow main() -> i32`");
+    if (main_fn && (!main_fn->ty || strcmp(main_fn->ty, "i32") ||
+                    (main_fn->params.len && !main_args(main_fn))))
+        refuse(main_fn->loc, "rake-cgen: main is `slow main() -> i32` or `slow main(argc: i32, "
+                             "argv: ptr ptr u8) -> i32`");
     write_unit(stdout, main_fn, &as, &packs);
     return fflush(stdout) ? RK_EXIT_INTERNAL : 0;
 }

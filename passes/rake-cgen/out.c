@@ -134,15 +134,15 @@ const char *stack_struct(const char *pack) { return fmt("struct rake_stack_%s_v2
 /* struct rk_arr_<elem>_<len>, defined the first time it is named. */
 const char *array_struct(const RkType *t)
 {
-    const char *name = fmt("struct rk_arr_%s_%d", rk_elem_name(t->inner->elem), t->len);
+    const char *name = fmt("struct rk_arr_%s_%d", elem_tag(t->inner), t->len);
     for (int i = 0; i < G->narrays; i++)
         if (!strcmp(G->arrays[i], name))
             return name;
     G->arrays = rk_arena_grow(&rk_heap, G->arrays, G->narrays, &G->arrays_cap,
                               sizeof *G->arrays, 8);
     G->arrays[G->narrays++] = name;
-    buf_printf(&G->types, "%s {\n    %s e[%d];\n};\n", name, elem_ctype(t->inner->elem),
-               t->len > 0 ? t->len : 1);
+    const char *et = ctype(t->inner);
+    buf_printf(&G->types, "%s {\n    %s e[%d];\n};\n", name, et, t->len > 0 ? t->len : 1);
     return name;
 }
 
@@ -151,13 +151,14 @@ const char *ctype(const RkType *t)
     switch (t->kind) {
     case RK_T_SCALAR: return elem_ctype(t->elem);
     case RK_T_ARRAY:
-        if (t->inner->kind != RK_T_SCALAR)
+        if (t->inner->kind == RK_T_RACK || t->inner->kind == RK_T_ARRAY ||
+            !ctype(t->inner))
             break;
         return array_struct(t);
     case RK_T_VIEW: return view_struct(t->inner->elem);
     case RK_T_STACK: return fmt("%s *", stack_struct(t->name));
     case RK_T_UNIT: return "void";
-    default: break;
+    default: return interop_ctype(t);
     }
     return NULL;
 }
@@ -185,9 +186,17 @@ const char *tmp_c(const char *ct, const char *init)
 
 const char *tmp(const RkType *t)
 {
-    if (t->kind == RK_T_ARRAY)
+    if (aggregate(t))
         return tmp_c(ctype(t), NULL);
-    return tmp_c(ctype(t), t->kind == RK_T_SCALAR ? "0" : t->kind == RK_T_STACK ? "NULL" : "{0}");
+    return tmp_c(ctype(t), zero(t));
+}
+
+/* A zero initialiser for a C variable of t. */
+const char *zero(const RkType *t)
+{
+    if (t->kind == RK_T_SCALAR || pointer_like(t))
+        return "0";
+    return t->kind == RK_T_STACK ? "NULL" : "{0}";
 }
 
 /* The value of x (of element e) in the interpreter's canonical form. */

@@ -46,3 +46,31 @@ int32_t sum_i32(const int32_t *xs, int32_t n)
         s += xs[i];
     return s;
 }
+
+int32_t handler_run(const Handler *h, int32_t x) { return h->fn(x) + h->bias; }
+
+void fill_i32(void *dst, int32_t n, int32_t v)
+{
+    int32_t *d = dst;
+    for (int32_t i = 0; i < n; i++)
+        d[i] = v + i;
+}
+
+Quad quad_rev(Quad q)
+{
+    Quad r;
+    for (int i = 0; i < 4; i++)
+        r.v[i] = q.v[3 - i];
+    r.w = q.w * 2.0f;
+    return r;
+}
+
+int32_t first_byte(const char *s) { return (unsigned char)s[0]; }
+
+int32_t sum_bytes(const uint8_t *p, int32_t n)
+{
+    int32_t s = 0;
+    for (int32_t i = 0; i < n; i++)
+        s += p[i];
+    return s;
+}

@@ -19,4 +19,16 @@ Opaque *opaque_new(int32_t v);
 int32_t opaque_get(const Opaque *o);
 void counter_hit(Counter *c, int32_t v);
 int32_t sum_i32(const int32_t *xs, int32_t n);
+
+/* A record holding a callback, and C calling Rake through it. */
+typedef struct Handler { int32_t (*fn)(int32_t); int32_t bias; } Handler;
+int32_t handler_run(const Handler *h, int32_t x);
+/* Rake-layout memory filled by C through a void pointer. */
+void fill_i32(void *dst, int32_t n, int32_t v);
+/* A record with an array member, by value both ways. */
+typedef struct Quad { int32_t v[4]; float w; } Quad;
+Quad quad_rev(Quad q);
+/* The first byte of a string, and a byte count of embedded data. */
+int32_t first_byte(const char *s);
+int32_t sum_bytes(const uint8_t *p, int32_t n);
 #endif
