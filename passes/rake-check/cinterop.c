@@ -350,17 +350,14 @@ static Info addr_of_function(RkNode *call, RkNode *arg, RkNode *fn)
     for (int i = 0; i < n; i++) {
         RkNode *p = fn->params.items[i];
         ps[i] = p->type->kind == RK_TYPE_MUT ? &rk_ty_error : resolve_type(p->type, false);
-        bool by_value = ps[i]->kind == RK_T_SCALAR || ps[i]->kind == RK_T_PTR ||
-                        ps[i]->kind == RK_T_FN ||
-                        (fn->kind == RK_EXTERN && c_value_type(ps[i], false));
-        if (!is_error(ps[i]) && !by_value)
+        if (!is_error(ps[i]) && !c_value_type(ps[i], false))
             ps[i] = &rk_ty_error;
         if (is_error(ps[i])) {
-            ERROR(arg->loc, "addr(%s): parameter '%s' is passed by reference (a slow "
-                            "function takes arrays and records so); a function pointer "
-                            "to a slow function takes scalars, pointers and function "
-                            "pointers",
-                  fn->name, p->name);
+            ERROR(arg->loc, "addr(%s): parameter '%s' is %s; a function pointer passes "
+                            "scalars, pointers, records and function pointers by value",
+                  fn->name, p->name,
+                  p->type->kind == RK_TYPE_MUT ? "mut, passed by reference"
+                                               : "an array, passed by reference");
             return err();
         }
     }
