@@ -81,6 +81,8 @@ static const RkType *type_name(RkNode *t)
             ERROR(t->loc, "%s racks parse but have no implementation", s);
             return &rk_ty_error;
         }
+        if (!rack_elem_ok(e, t->loc)) /* 8-, 16- and 64-bit racks: the profile's */
+            return &rk_ty_error;
         return rk_ty_rack(e);
     }
     if (!strcmp(s, "mask"))

@@ -768,6 +768,10 @@ Info check_slow_block(RkNode *blk, const RkType *expect)
             val = check_sexpr(s->value, expect);
             continue;
         }
+        if (i == body.len - 1 && s->kind == RK_EXPR) {
+            check_sexpr(s->value, NULL); /* `slow { e; }`: the ';' discards e */
+            continue;
+        }
         check_slow_stmt(s);
     }
     scope_pop();

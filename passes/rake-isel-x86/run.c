@@ -778,9 +778,10 @@ static int gpr_op(RkInstr *in)
         R.is_flag[in->id] = true;
         return -1;
     default:
-        rk_diag_fatal(in->loc, "native stack run %s: %s on 64-bit integers has no native form "
-                               "on %s",
-                      S->nf->name, in->op, S->profile->name);
+        rk_diag_fatal(in->loc, "%s can't compile this yet: native stack run %s needs %s on "
+                               "64-bit integers (counted loops and 64-bit index arithmetic "
+                               "in runs are work in progress natively)",
+                      S->profile->name, S->nf->name, in->op);
     }
 }
 
@@ -895,18 +896,20 @@ static void terminate(Pending p)
     case RK_TERM_CBR: {
         Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0};
         if (!f.cc)
-            rk_diag_fatal(t->loc, "native stack run %s: a branch on a Boolean that isn't a "
-                                  "comparison of integers",
-                          S->nf->name);
+            rk_diag_fatal(t->loc, "%s can't compile this yet: native stack run %s branches "
+                                  "only on a comparison of integers; an if on a uniform bool "
+                                  "or a float comparison is work in progress natively (write "
+                                  "if <c> then a else b)",
+                          S->profile->name, S->nf->name);
         compare(f);
         int then = edge(&t->to, true), els = edge(&t->alt, true);
         set_branch(p.here, f.cc, then, els);
         return;
     }
     case RK_TERM_TRAP:
-        rk_diag_fatal(t->loc, "native stack run %s: a trap inside a run is work in progress "
-                              "natively",
-                      S->nf->name);
+        rk_diag_fatal(t->loc, "%s can't compile this yet: native stack run %s can trap "
+                              "here (%s), and traps inside runs are work in progress natively",
+                      S->profile->name, S->nf->name, t->text ? t->text : "a trap");
     }
 }
 
