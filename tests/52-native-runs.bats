@@ -359,7 +359,7 @@ altered() {
     run "$BIN/rakec" -c --target x86-avx2 ifbool.rk
     echo "$output"
     [ "$status" -eq 1 ]
-    [ "${lines[0]}" = "ifbool.rk:6:3: error: x86-avx2 can't compile this yet: native stack run r branches only on a comparison of integers; an if on a uniform bool or a float comparison is work in progress natively (write if <c> then a else b)" ]
+    [ "${lines[0]}" = "ifbool.rk:6:3: error: x86-avx2 can't compile this yet: native stack run r branches on a uniform condition (an if on a bool, an i32 or a float comparison is work in progress natively; write if <c> then a else b)" ]
     printf 'pack P {\n  f32: a;\n}\nrun r(s: stack P, <n: i32>) -> stack P:\n  x := s.a\n  for <i: i32> from <0> up to <n>:\n    x <- x + <1.0>\n  s with { a: x }\n' >loop.rk
     run "$BIN/rakec" -c --target x86-sse2 loop.rk
     echo "$output"

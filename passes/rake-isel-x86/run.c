@@ -897,9 +897,9 @@ static void terminate(Pending p)
         Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0};
         if (!f.cc)
             rk_diag_fatal(t->loc, "%s can't compile this yet: native stack run %s branches "
-                                  "only on a comparison of integers; an if on a uniform bool "
-                                  "or a float comparison is work in progress natively (write "
-                                  "if <c> then a else b)",
+                                  "on a uniform condition (an if on a bool, an i32 or a float "
+                                  "comparison is work in progress natively; write if <c> then "
+                                  "a else b)",
                           S->profile->name, S->nf->name);
         compare(f);
         int then = edge(&t->to, true), els = edge(&t->alt, true);
