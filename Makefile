@@ -4,6 +4,7 @@
 #   make            build bin/
 #   make asan       build build-asan/bin/ with ASan and UBSan
 #   make test       install missing dependencies, build, run all tests
+#   make test-long  the same with ten times the random stack runs
 #   make demo       install missing dependencies, build, run the demo
 #   make golden     regenerate golden files (review the diff!)
 
@@ -81,6 +82,11 @@ test: deps
 	$(MAKE) -j$(JOBS) build asan
 	tests/run-all
 
+# the same suites with ten times the random stack runs (tests/55)
+test-long: deps
+	$(MAKE) -j$(JOBS) build asan
+	RAKE_RUN_FILES=300 tests/run-all
+
 demo: deps
 	$(MAKE) -j$(JOBS) build
 	tools/demo
@@ -91,4 +97,4 @@ golden: build
 clean:
 	rm -rf bin build build-asan
 
-.PHONY: all build asan deps test demo golden clean
+.PHONY: all build asan deps test test-long demo golden clean

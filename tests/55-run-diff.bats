@@ -27,7 +27,7 @@
 # profile, each differing case with both results, and the command that
 # regenerates the file, which is also saved in tests/runs/failures/.
 #
-# RAKE_RUN_FILES (default 42, a third per profile, 50 cases each: 2100
+# RAKE_RUN_FILES (default 30, a third per profile, 50 cases each: 1500
 # cases) sets the number of files; RAKE_RUN_SEED (default 1) moves every
 # seed.  A longer run: RAKE_RUN_FILES=900 bats tests/55-run-diff.bats.
 # Fixed bugs keep a reproducer in tests/runs/regress/ (`~~ expect: N`,
@@ -35,7 +35,7 @@
 load lib/common
 
 SEED=${RAKE_RUN_SEED:-1}
-FILES=${RAKE_RUN_FILES:-42}
+FILES=${RAKE_RUN_FILES:-30}
 CASES=50
 # The slow tier's C is compiled without optimisation here, to fit the
 # budget: these tests are about the runs, which are assembly either way
