@@ -870,6 +870,24 @@ static int edge(RkEdge *e, bool from_branch)
     return b;
 }
 
+/* A branch on a uniform Boolean (a bool parameter, an i32 or f32
+ * comparison): it lives broadcast in a vector register as all-ones or
+ * all-zero lanes (select.c), so lane 0 moves to a general register and
+ * the branch tests it. */
+static void branch_on_bool(int here, RkTerm *t)
+{
+    const RkType *ty = type_of(t->value);
+    if (ty->kind != RK_T_SCALAR || ty->elem != RK_E_BOOL || R.is_addr[t->value])
+        rk_diag_internal("%s: a branch on %s", S->nf->name, rk_ty_str(ty));
+    int g = gnew();
+    ins(pick("movd", "vmovd", "vmovd"), 2, gw(g, 32), rk_mvx(rk_mv(S->vreg[t->value])));
+    int then = edge(&t->to, true), els = edge(&t->alt, true);
+    set_branch(here, "nz", then, els);
+    RkMTerm *m = term_of(here);
+    m->on_reg = true;
+    m->reg = gr(g, 32);
+}
+
 /* Terminators wait until every block exists (a branch may go forward). */
 typedef struct Pending {
     int here;
@@ -895,12 +913,10 @@ static void terminate(Pending p)
         return;
     case RK_TERM_CBR: {
         Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0};
-        if (!f.cc)
-            rk_diag_fatal(t->loc, "%s can't compile this yet: native stack run %s branches "
-                                  "on a uniform condition (an if on a bool, an i32 or a float "
-                                  "comparison is work in progress natively; write if <c> then "
-                                  "a else b)",
-                          S->profile->name, S->nf->name);
+        if (!f.cc) {
+            branch_on_bool(p.here, t);
+            return;
+        }
         compare(f);
         int then = edge(&t->to, true), els = edge(&t->alt, true);
         set_branch(p.here, f.cc, then, els);

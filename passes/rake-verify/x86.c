@@ -33,7 +33,9 @@
  *   constant         each loaded constant has the selected bytes
  *   whole-register   rack work on whole XMM/YMM/ZMM registers
  *   scalar-transfer  no vector data moved into a general register but the
- *                    terminal transfer into the result register
+ *                    terminal transfer into the result register, and in a
+ *                    stack run the lane 0 of a uniform Boolean a branch
+ *                    tests
  *   cross-lane       instructions that move data across lanes only where
  *                    the selected native-IR operation does, the entry's
  *                    uniform broadcasts and loads from the constant pool
@@ -483,6 +485,13 @@ static bool transfer(const RkMInstr *mi)
     return op && op->shape == SH_MEM;
 }
 
+/* A stack run's branch on a uniform Boolean tests its lane 0: the
+ * selection marks that one move (of the low 32 bits) as the branch's. */
+static bool bool_branch(Ctx *c, const RkMInstr *mi)
+{
+    return !strcmp(mi->origin, "branch") && c->f->kind && !strcmp(c->f->kind, "stack_run");
+}
+
 static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
     if (transfer(mi))
@@ -500,7 +509,7 @@ static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
         return;
     bool result = !strcmp(mi->origin, "result") && c->f->result.cls == RK_RC_GPR &&
                   c->f->result.num == r.num;
-    if (!result)
+    if (!result && !bool_branch(c, mi))
         violation(c, in, "scalar-transfer", "%s is written from a vector register; a kernel's "
                                             "only such transfer is its terminal one into its "
                                             "result register",
@@ -509,7 +518,8 @@ static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
 
 static void check_whole(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
-    if (!strcmp(mi->origin, "entry") || !strcmp(mi->origin, "result") || transfer(mi))
+    if (!strcmp(mi->origin, "entry") || !strcmp(mi->origin, "result") || transfer(mi) ||
+        bool_branch(c, mi))
         return;
     for (int k = 0; k < in->nops; k++) {
         RkRegRef r;
