@@ -35,7 +35,8 @@ static Info rack_result(RkNode *call, const RkType *t, RkBdd def)
 }
 
 /* An argument that must be a rack of one of the listed elements (a
- * uniform broadcasts when `uniform_ok`). */
+ * uniform broadcasts when `uniform_ok`: page 02's lane-wise operations
+ * take a uniform where a rack is needed, as every lane of one). */
 static Info rack_arg(RkNode *call, int i, const RkType *expect, const char *want,
                      const RkElem *elems, bool uniform_ok)
 {
@@ -60,10 +61,10 @@ static const RkElem INTS[] = {RK_E_U8, RK_E_I16, RK_E_I32, RK_E_U32, RK_E_I64, R
 static Info float_unary(RkNode *call, const RkType *expect, const Builtin *b)
 {
     (void)b;
-    Info a = rack_arg(call, 0, expect, "an f32s rack", FLOATS, false);
+    Info a = rack_arg(call, 0, expect, "an f32s rack", FLOATS, true);
     if (is_error(a.ty))
         return a;
-    return rack_result(call, a.ty, computed_def(a.def, RK_BDD_TRUE));
+    return rack_result(call, rk_ty_rack(a.ty->elem), computed_def(a.def, RK_BDD_TRUE));
 }
 
 static Info transcendental(RkNode *call, const RkType *expect, const Builtin *b)
@@ -89,14 +90,16 @@ static Info abs_op(RkNode *call, const RkType *expect, const Builtin *b)
     (void)b;
     static const RkElem ok[] = {RK_E_F32, RK_E_I32, RK_E_U32, RK_E_U8, RK_E_I16,
                                 RK_E_I64, RK_E_U64, 0};
-    Info a = rack_arg(call, 0, expect, "a numeric rack", ok, false);
+    Info a = rack_arg(call, 0, expect, "a numeric rack", ok, true);
     if (is_error(a.ty))
         return a;
+    if (a.ty->kind == RK_T_SCALAR && !rack_elem_ok(a.ty->elem, call->loc))
+        return err();
     if (a.ty->elem == RK_E_U32)
         require_cap(RK_FEAT_U32_NEG_ABS, call->loc, "abs of u32s racks");
     if (a.ty->elem == RK_E_U64)
         require_cap(RK_FEAT_U64_NEG_ABS, call->loc, "abs of u64s racks");
-    return rack_result(call, a.ty, computed_def(a.def, RK_BDD_TRUE));
+    return rack_result(call, rk_ty_rack(a.ty->elem), computed_def(a.def, RK_BDD_TRUE));
 }
 
 /* Two operands of one element; at least one a rack. */
@@ -204,6 +207,8 @@ static Info fma_op(RkNode *call, const RkType *expect, const Builtin *b)
         if (!want && a[i].ty->kind == RK_T_RACK)
             want = a[i].ty;
     }
+    if (!want && a[0].ty->kind == RK_T_SCALAR && a[0].ty->elem == RK_E_F32)
+        want = rk_ty_rack(RK_E_F32); /* three uniforms: broadcast */
     for (int i = 0; i < 3; i++) {
         bool ok = want && want->elem == RK_E_F32 && a[i].ty->elem == RK_E_F32 &&
                   (a[i].ty->kind == RK_T_RACK || a[i].ty->kind == RK_T_SCALAR);
@@ -251,8 +256,8 @@ static Info convert(RkNode *call, const RkType *expect, const Builtin *b)
     (void)b;
     bool to_f = !strcmp(call->name, "to_f32");
     static const RkElem ints32[] = {RK_E_I32, RK_E_U32, 0};
-    Info a = to_f ? rack_arg(call, 0, NULL, "an i32s or u32s rack", ints32, false)
-                  : rack_arg(call, 0, NULL, "an f32s rack", FLOATS, false);
+    Info a = to_f ? rack_arg(call, 0, NULL, "an i32s or u32s rack", ints32, true)
+                  : rack_arg(call, 0, NULL, "an f32s rack", FLOATS, true);
     if (is_error(a.ty))
         return a;
     RkElem to = to_f ? RK_E_F32 : call->name[3] == 'i' ? RK_E_I32 : RK_E_U32;

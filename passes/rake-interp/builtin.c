@@ -138,7 +138,7 @@ static Val packed(RkNode *call)
 
 static Val convert(RkNode *call)
 {
-    Val a = arg(call, 0);
+    Val a = lanes_arg(call, 0);
     const char *n = call->name;
     RkElem to = !strcmp(n, "to_f32") ? RK_E_F32 : !strcmp(n, "to_i32") ? RK_E_I32 : RK_E_U32;
     Val r = v_rack(to, a.lanes);
@@ -177,13 +177,13 @@ Val builtin_vector(RkNode *call)
     if (!strcmp(n, "sqrt") || !strcmp(n, "floor") || !strcmp(n, "ceil") ||
         !strcmp(n, "trunc") || !strcmp(n, "nearest") || !strcmp(n, "exp") ||
         !strcmp(n, "log") || !strcmp(n, "log2") || !strcmp(n, "tanh")) {
-        Val a = arg(call, 0);
+        Val a = lanes_arg(call, 0);
         for (int i = 0; i < a.lanes; i++)
             a.v[i] = f32_unary(n, a.v[i]);
         return a;
     }
     if (!strcmp(n, "abs")) {
-        Val a = arg(call, 0);
+        Val a = lanes_arg(call, 0);
         for (int i = 0; i < a.lanes; i++)
             a.v[i] = a.elem == RK_E_F32 ? rk_f32_abs((uint32_t)a.v[i]) : rk_lane_abs(a.elem, a.v[i]);
         return a;
