@@ -207,6 +207,7 @@ static const RkInsnDesc insns[] = {
     {"vpmovdw", "AVX-512F", Z, RK_I_CROSS | RK_I_FAULT, "w r"},
     /* general registers, control flow and the stack, every profile */
     {"movl", "x86-64", ALL, RK_I_COPY, "w r"},
+    {"movslq", "x86-64", ALL, 0, "w r"},
     {"movq", "x86-64", ALL, RK_I_COPY, "w r"},
     {"leaq", "x86-64", ALL, 0, "w r"},
     {"addl", "x86-64", ALL, RK_I_FLAGS, "x r"},

@@ -761,6 +761,26 @@ static _Noreturn void not_in_runs(RkInstr *in, const char *what)
 
 static bool int_args(RkInstr *in) { return in->nargs && is_int64(type_of(in->args[0])); }
 
+/* A uniform i32 or u32 (broadcast in a vector register) as an i64 in a
+ * general register: lane 0 moves over (movd writes the low 32 bits and
+ * clears the rest, the u32 extension), then an i32 is sign-extended.
+ * Loop bounds and counters of a run's counted loops take this path. */
+static int widen_uniform(RkInstr *in)
+{
+    const RkType *from = type_of(in->args[0]);
+    if (from->kind != RK_T_SCALAR || (from->elem != RK_E_I32 && from->elem != RK_E_U32))
+        rk_diag_fatal(in->loc, "%s can't compile this yet: native stack run %s converts %s "
+                               "to a 64-bit integer",
+                      S->profile->name, S->nf->name, rk_ty_str(from));
+    int d = gnew();
+    ins(pick("movd", "vmovd", "vmovd"), 2, gw(d, 32), rk_mvx(rk_mv(S->vreg[in->args[0]])));
+    if (from->elem == RK_E_U32)
+        return d;
+    int e = gnew();
+    ins("movslq", 2, gw(e, 64), gr(d, 32));
+    return e;
+}
+
 static int gpr_op(RkInstr *in)
 {
     int a = S->vreg[in->args[0]];
@@ -823,6 +843,10 @@ static int run_instr(RkInstr *in)
             return gselect(in);
         break;
     case RK_OP_SLOW_CALL: return select_slow_call(in);
+    case RK_OP_U_CVT:
+        if (is_int64(in->type) && !int_args(in))
+            return widen_uniform(in);
+        break;
     case RK_OP_RACK_GATHER: not_in_runs(in, "a gather");
     case RK_OP_VIEW_PTR: case RK_OP_VIEW_COUNT: case RK_OP_ELEM_LOAD:
         not_in_runs(in, "a view");

@@ -396,6 +396,18 @@ static void hoist_checks(Loop *lp, RkNode *s, int a, int b, int step)
     }
 }
 
+/* Is a loop's step a literal above zero (or absent, 1)? */
+static bool constant_step(RkNode *step)
+{
+    if (!step)
+        return true;
+    if (step->kind == RK_UNIFORM) /* by <3> */
+        step = step->operand;
+    bool neg = false;
+    uint64_t mag = 0;
+    return step->kind == RK_INT && rk_int_literal(step->text, &neg, &mag) && !neg && mag > 0;
+}
+
 void lower_for(RkNode *s)
 {
     RkLoc loc = s->loc;
@@ -403,8 +415,10 @@ void lower_for(RkNode *s)
     const RkType *B = rk_ty_scalar(RK_E_BOOL);
     int a = as_uniform(lower_expr(s->from)), b = as_uniform(lower_expr(s->to));
     int step = s->step ? as_uniform(lower_expr(s->step)) : const_uniform(it->elem, 1);
-    int pos = emit2(RK_OP_U_CMP_GT, B, step, const_uniform(it->elem, 0), loc);
-    trap_unless(pos, "a loop steps forward", loc);
+    if (!constant_step(s->step)) { /* a positive literal step needs no check */
+        int pos = emit2(RK_OP_U_CMP_GT, B, step, const_uniform(it->elem, 0), loc);
+        trap_unless(pos, "a loop steps forward", loc);
+    }
     int a64 = i64_of(a, loc), b64 = i64_of(b, loc), s64 = i64_of(step, loc);
     Loop *lp = RK_NEW(Loop);
     lp->stmt = s;

@@ -35,7 +35,7 @@
  *   scalar-transfer  no vector data moved into a general register but the
  *                    terminal transfer into the result register, and in a
  *                    stack run the lane 0 of a uniform Boolean a branch
- *                    tests
+ *                    tests or of a uniform a u.cvt widens to 64 bits
  *   cross-lane       instructions that move data across lanes only where
  *                    the selected native-IR operation does, the entry's
  *                    uniform broadcasts and loads from the constant pool
@@ -485,11 +485,14 @@ static bool transfer(const RkMInstr *mi)
     return op && op->shape == SH_MEM;
 }
 
-/* A stack run's branch on a uniform Boolean tests its lane 0: the
- * selection marks that one move (of the low 32 bits) as the branch's. */
+/* A stack run's branch on a uniform Boolean tests its lane 0, and its
+ * counted loops widen a uniform i32 bound or counter to 64 bits from lane
+ * 0: the selection marks each such move (of the low 32 bits) as the
+ * branch's or the u.cvt's. */
 static bool bool_branch(Ctx *c, const RkMInstr *mi)
 {
-    return !strcmp(mi->origin, "branch") && c->f->kind && !strcmp(c->f->kind, "stack_run");
+    return (!strcmp(mi->origin, "branch") || !strcmp(mi->origin, "u.cvt")) && c->f->kind &&
+           !strcmp(c->f->kind, "stack_run");
 }
 
 static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
