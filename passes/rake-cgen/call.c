@@ -53,12 +53,8 @@ static void declare_native(RkNode *c, const char *name, const char *proto)
         refuse(c->loc, "rake-cgen: '%s' can't be a native function of a whole program: the C "
                        "library the program links defines that name",
                name);
-    for (int i = 0; i < G->nnatives; i++)
-        if (!strcmp(G->native_names[i], name))
-            return;
-    G->native_names = rk_arena_grow(&rk_heap, G->native_names, G->nnatives, &G->natives_cap,
-                                    sizeof *G->native_names, 8);
-    G->native_names[G->nnatives++] = name;
+    if (!nameset_add(&G->native_names, name))
+        return;
     buf_printf(&G->natives, "%s __asm__(\"%s\");\n", proto, name);
 }
 
@@ -92,18 +88,23 @@ static const char *args_list(RkNode *c, RkNode *fn)
     return b.s;
 }
 
-static const char *slow_call(RkNode *c, RkNode *fn)
+/* Emits a call's text as a statement, or into a temporary it returns
+ * when the call (c, typed by rake-check) has a value. */
+const char *finish_call(RkNode *c, const char *call_text)
 {
-    const char *args = args_list(c, fn);
-    const RkType *t = fn->ty ? type_of(fn) : &rk_ty_unit;
-    const char *callee = fmt("rk_fn_%s(%s)", fn->name, args);
-    if (t->kind == RK_T_UNIT) {
-        emit("%s;", callee);
+    const RkType *rt = type_of(c);
+    if (rt->kind == RK_T_UNIT) {
+        emit("%s;", call_text);
         return NULL;
     }
-    const char *r = tmp(t);
-    emit("%s = %s;", r, callee);
+    const char *r = tmp(rt);
+    emit("%s = %s;", r, call_text);
     return r;
+}
+
+static const char *slow_call(RkNode *c, RkNode *fn)
+{
+    return finish_call(c, fmt("rk_fn_%s(%s)", fn->name, args_list(c, fn)));
 }
 
 /* --- stack runs ----------------------------------------------------------------------- */

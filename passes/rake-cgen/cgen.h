@@ -40,6 +40,13 @@ typedef struct Slot {
     bool fresh;  /* an array bound in a loop and viewed: new storage per binding */
 } Slot;
 
+/* Names the unit defines once (array structs, type names, adapters,
+ * native prototypes), in the order first named. */
+typedef struct NameSet {
+    const char **names;
+    int n, cap;
+} NameSet;
+
 typedef struct Cg {
     RkModule *m;
     const char *source, *target;
@@ -49,15 +56,11 @@ typedef struct Cg {
     RkLoc *site_locs;
     int site_cap;
     Buf types;               /* array structs */
-    const char **arrays;     /* their names, to declare each once */
-    int narrays, arrays_cap;
-    const char **typenames;  /* records, function-pointer types, tags defined */
-    int ntypenames, typenames_cap;
-    const char **adapters;   /* rk_fp_ adapters of slow functions, made once */
-    int nadapters, adapters_cap;
+    NameSet arrays;          /* their names, to declare each once */
+    NameSet typenames;       /* records, function-pointer types, tags defined */
+    NameSet adapters;        /* rk_fp_ adapters of slow functions, made once */
     Buf natives;             /* prototypes of runs and kernels */
-    const char **native_names;
-    int nnatives, natives_cap;
+    NameSet native_names;
     Buf state;               /* module state and constants */
     Buf protos, funcs;
     /* the function being generated */
@@ -76,6 +79,8 @@ void emit(const char *fmt, ...) RK_PRINTF(1, 2);
 const char *fmt(const char *fmt, ...) RK_PRINTF(1, 2);
 const char *elem_ctype(RkElem e);
 const char *ctype(const RkType *t);      /* value type; arrays by struct */
+int nameset_find(const NameSet *s, const char *name);  /* index, or -1 */
+bool nameset_add(NameSet *s, const char *name);        /* false if already in */
 const char *array_struct(const RkType *t);
 const char *view_struct(RkElem e);
 const char *stack_struct(const char *pack);
@@ -95,6 +100,7 @@ const char *builtin(RkNode *call);
 const char *index_place(RkNode *e);      /* o[i] as a checked lvalue */
 
 /* call.c */
+const char *finish_call(RkNode *c, const char *call_text); /* statement or temporary */
 const char *call(RkNode *call);
 RkNode *find_decl(const char *name, RkKind k1, RkKind k2);
 

@@ -38,23 +38,16 @@
 /* --- names defined once ------------------------------------------------------- */
 
 /* The index of key in the unit's list of named types, or -1. */
-static int named(const char *key)
-{
-    for (int i = 0; i < G->ntypenames; i++)
-        if (!strcmp(G->typenames[i], key))
-            return i;
-    return -1;
-}
+static int named(const char *key) { return nameset_find(&G->typenames, key); }
 
+/* key's index, naming it first if it is new. */
 static int name_type(const char *key)
 {
     int i = named(key);
     if (i >= 0)
         return i;
-    G->typenames = rk_arena_grow(&rk_heap, G->typenames, G->ntypenames, &G->typenames_cap,
-                                 sizeof *G->typenames, 16);
-    G->typenames[G->ntypenames] = key;
-    return G->ntypenames++;
+    nameset_add(&G->typenames, key);
+    return G->typenames.n - 1;
 }
 
 /* --- records ------------------------------------------------------------------------- */

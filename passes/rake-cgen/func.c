@@ -485,14 +485,8 @@ void gen_global(RkNode *d)
     saved.site_cap = G->site_cap;
     saved.types = G->types;
     saved.arrays = G->arrays;
-    saved.narrays = G->narrays;
-    saved.arrays_cap = G->arrays_cap;
     saved.typenames = G->typenames;
-    saved.ntypenames = G->ntypenames;
-    saved.typenames_cap = G->typenames_cap;
     saved.natives = G->natives;
     saved.native_names = G->native_names;
-    saved.nnatives = G->nnatives;
-    saved.natives_cap = G->natives_cap;
     *G = saved;
 }

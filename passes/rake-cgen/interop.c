@@ -105,12 +105,8 @@ const char *record_literal(RkNode *e)
 static const char *adapter(RkNode *fn)
 {
     const char *name = fmt("rk_fp_%s", fn->name);
-    for (int i = 0; i < G->nadapters; i++)
-        if (!strcmp(G->adapters[i], name))
-            return name;
-    G->adapters = rk_arena_grow(&rk_heap, G->adapters, G->nadapters, &G->adapters_cap,
-                                sizeof *G->adapters, 8);
-    G->adapters[G->nadapters++] = name;
+    if (!nameset_add(&G->adapters, name))
+        return name;
     const RkType *rt = fn->ty ? type_of(fn) : &rk_ty_unit;
     Buf sig = {0}, args = {0};
     buf_add(&args, "");
@@ -160,18 +156,6 @@ static const char *args_text(const char **v, int n)
     for (int i = 0; i < n; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", v[i]);
     return b.s;
-}
-
-static const char *finish_call(RkNode *c, const char *call_text)
-{
-    const RkType *rt = type_of(c);
-    if (rt->kind == RK_T_UNIT) {
-        emit("%s;", call_text);
-        return NULL;
-    }
-    const char *r = tmp(rt);
-    emit("%s = %s;", r, call_text);
-    return r;
 }
 
 const char *fnptr_call(RkNode *c)

@@ -240,7 +240,7 @@ static void write_unit(FILE *out, RkNode *main_fn, const Asm *as, Buf *packs)
     for (RkElem e = RK_E_F32; e <= RK_E_BOOL; e++)
         fprintf(out, "%s {\n    %s *p;\n    int64_t n;\n};\n", view_struct(e), elem_ctype(e));
     fprintf(out, "\n%s%s", packs->s, G->types.s);
-    if (G->nnatives)
+    if (G->native_names.n)
         fprintf(out, "\n/* ---- runs and kernels (native code) ---- */\n%s", G->natives.s);
     fprintf(out, "\n/* ---- slow functions and module values ---- */\n%s\n%s%s", G->protos.s,
             G->state.s, G->funcs.s);

@@ -131,16 +131,29 @@ const char *view_struct(RkElem e) { return fmt("struct rk_view_%s", rk_elem_name
 
 const char *stack_struct(const char *pack) { return fmt("struct rake_stack_%s_v2", pack); }
 
+int nameset_find(const NameSet *s, const char *name)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->names[i], name))
+            return i;
+    return -1;
+}
+
+bool nameset_add(NameSet *s, const char *name)
+{
+    if (nameset_find(s, name) >= 0)
+        return false;
+    s->names = rk_arena_grow(&rk_heap, s->names, s->n, &s->cap, sizeof *s->names, 8);
+    s->names[s->n++] = name;
+    return true;
+}
+
 /* struct rk_arr_<elem>_<len>, defined the first time it is named. */
 const char *array_struct(const RkType *t)
 {
     const char *name = fmt("struct rk_arr_%s_%d", elem_tag(t->inner), t->len);
-    for (int i = 0; i < G->narrays; i++)
-        if (!strcmp(G->arrays[i], name))
-            return name;
-    G->arrays = rk_arena_grow(&rk_heap, G->arrays, G->narrays, &G->arrays_cap,
-                              sizeof *G->arrays, 8);
-    G->arrays[G->narrays++] = name;
+    if (!nameset_add(&G->arrays, name))
+        return name;
     const char *et = ctype(t->inner);
     buf_printf(&G->types, "%s {\n    %s e[%d];\n};\n", name, et, t->len > 0 ? t->len : 1);
     return name;
