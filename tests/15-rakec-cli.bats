@@ -225,6 +225,24 @@ EOF
 
 # ---- modes ---------------------------------------------------------------------
 
+@test "cli: --counts prints each kernel's and run's verified instruction count" {
+    cp "$RAKE_ROOT/examples/particles.rk" p.rk
+    run rakec --counts --target x86-avx2 p.rk
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" =~ ^scratch\ step\ [0-9]+$ ]]
+    [[ "${lines[1]}" =~ ^run\ advance\ [0-9]+\ loop\ [0-9]+$ ]]
+    [[ "${lines[2]}" =~ ^run\ survivors\ [0-9]+\ loop\ [0-9]+$ ]]
+    [ "${#lines[@]}" -eq 3 ]
+    # the same numbers as the kernel report's
+    report=$(rakec -c --target x86-avx2 -o p.o p.rk 2>&1 >/dev/null)
+    n=$(echo "${lines[0]}" | cut -d' ' -f3)
+    [[ "$report" == *"scratch step: $n instructions"* ]]
+    run rakec --counts -o x.txt p.rk
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"-o cannot be used with it"* ]]
+    [ ! -e x.txt ]
+}
+
 @test "cli: check mode prints the success line" {
     run rakec k.rk
     [ "$status" -eq 0 ]

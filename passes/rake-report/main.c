@@ -1,6 +1,10 @@
 /* rake-report: rake.checked + allocated rake.mir -> the kernel report
  *
- *   rake-report --mir F.json < rake.checked
+ *   rake-report [--counts] --mir F.json < rake.checked
+ *
+ * With --counts the report is one line per kernel and run instead, for
+ * tools: `KIND NAME INSTRUCTIONS`, and for a run ` loop N` after it (the
+ * full-rack loop's instructions), in declaration order.
  *
  * Input:  the rake.checked document of a build on stdin, and the
  *         allocated rake.mir document rake-ra wrote for it.
@@ -313,11 +317,35 @@ static void report_run(RkModule *m, const RkMModule *mm, const RkProfile *p, RkN
     free(r.compact_cols.v);
 }
 
+/* --counts: `KIND NAME INSTRUCTIONS [loop N]`, one line per kernel and run. */
+static void print_counts(const RkModule *m, const RkMModule *mm)
+{
+    for (int i = 0; i < m->decls.len; i++) {
+        const RkNode *d = m->decls.items[i];
+        if (d->kind != RK_RUN && d->kind != RK_SCRATCH && d->kind != RK_RAKE)
+            continue;
+        const RkMFunc *f = mir_func(mm, d->name);
+        const char *kind = d->kind == RK_RUN ? "run" : d->kind == RK_RAKE ? "rake" : "scratch";
+        printf("%s %s %d", kind, d->name, rk_mir_flatten(f, mm->t).n);
+        if (d->kind == RK_RUN) {
+            int all, vec;
+            loop_counts(f, mm->t, &all, &vec);
+            printf(" loop %d", all);
+        }
+        printf("\n");
+    }
+}
+
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-report");
+    bool counts = argc == 4 && !strcmp(argv[1], "--counts");
+    if (counts) {
+        argv++;
+        argc--;
+    }
     if (argc != 3 || strcmp(argv[1], "--mir"))
-        rk_diag_input("usage: rake-report --mir F.json < rake.checked");
+        rk_diag_input("usage: rake-report [--counts] --mir F.json < rake.checked");
     RkIrDoc doc = rk_ir_read(stdin, "rake.checked", 1);
     RkModule *m = rk_ast_decode(doc.root);
     FILE *mf = fopen(argv[2], "r");
@@ -331,6 +359,10 @@ int main(int argc, char **argv)
     const RkProfile *p = rk_profile_find(mm->target);
     if (!p)
         rk_ir_fail_at("/target", "'%s' is not a profile", mm->target);
+    if (counts) {
+        print_counts(m, mm);
+        return 0;
+    }
     printf("rakec: kernel report for %s\n", p->name);
     for (int i = 0; i < m->decls.len; i++) {
         RkNode *d = m->decls.items[i];
