@@ -11,6 +11,7 @@
  * (free names, calls, memory reads, ...) reach the children the document
  * holds, no more and no fewer. */
 #include "ast.h"
+#include "strmap.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -427,6 +428,24 @@ static RkNode *decode_node(json_t *j)
         decode_field(j, n, f);
     n->slot = (int)rk_ir_get_int(j, "slot", false, -1);
     return n;
+}
+
+struct RkDeclIndex {
+    RkStrMap tines, others;
+    int indexed;
+};
+
+RkNode *rk_ast_find_decl(RkModule *m, const char *name, bool tine)
+{
+    if (!m->index)
+        m->index = RK_NEW(struct RkDeclIndex);
+    struct RkDeclIndex *x = m->index;
+    for (; x->indexed < m->decls.len; x->indexed++) {
+        RkNode *d = m->decls.items[x->indexed];
+        if (d->name)
+            rk_strmap_add(d->kind == RK_TINE ? &x->tines : &x->others, d->name, d);
+    }
+    return rk_strmap_get(tine ? &x->tines : &x->others, name);
 }
 
 RkModule *rk_ast_decode(json_t *root)

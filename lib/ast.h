@@ -104,7 +104,13 @@ typedef struct RkModule {
     const char *target; /* NULL in rake.ast */
     RkList decls;
     json_t *extra;      /* further top-level keys, kept as they are */
+    struct RkDeclIndex *index; /* rk_ast_find_decl's, built on first use */
 } RkModule;
+
+/* The module's first definition named name: a tine (tine true), or any
+ * other definition.  Hashed, so lookups don't grow with the module; the
+ * index follows decls as they are appended. */
+RkNode *rk_ast_find_decl(RkModule *m, const char *name, bool tine);
 
 RkNode *rk_node_new(RkKind kind, RkLoc loc);
 const char *rk_kind_name(RkKind kind);

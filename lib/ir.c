@@ -2,6 +2,8 @@
 #include "ir.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,11 +121,52 @@ json_t *rk_ir_new_doc(const char *kind, int version, const char *source,
     return d;
 }
 
+/* Pretty (one space per level) for people, compact for pipes: between
+ * passes a document is read by a program, and indentation made the largest
+ * ones several times their size.  RAKE_IR_PRETTY=1 or 0 decides; without
+ * it a terminal gets pretty output and anything else compact.  The driver
+ * sets it: 1 for --save-temps and --stop-after, 0 otherwise. */
+static bool pretty_output(FILE *out)
+{
+    const char *e = getenv("RAKE_IR_PRETTY");
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+    return isatty(fileno(out));
+}
+
+/* json_dumpf writes token by token through stdio; collecting the text in
+ * one growing buffer and writing it once is several times faster. */
+typedef struct OutBuf {
+    char *p;
+    size_t n, cap;
+} OutBuf;
+
+static int collect(const char *text, size_t size, void *data)
+{
+    OutBuf *b = data;
+    if (b->n + size > b->cap) {
+        size_t cap = b->cap ? b->cap : 1 << 16;
+        while (cap < b->n + size)
+            cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p)
+            return -1;
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, text, size);
+    b->n += size;
+    return 0;
+}
+
 void rk_ir_write(json_t *doc, FILE *out)
 {
-    if (json_dumpf(doc, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0)
+    size_t flags = JSON_PRESERVE_ORDER | (pretty_output(out) ? JSON_INDENT(1) : JSON_COMPACT);
+    OutBuf b = {0};
+    if (json_dump_callback(doc, collect, &b, flags) != 0 || collect("\n", 1, &b) != 0 ||
+        fwrite(b.p, 1, b.n, out) != b.n)
         rk_diag_internal("cannot write the output document");
-    fputc('\n', out);
+    free(b.p);
     if (fflush(out) != 0)
         rk_diag_internal("cannot write the output document");
 }

@@ -26,18 +26,12 @@ static const char *decl_what(RkNode *d)
 
 RkNode *find_decl(const char *name)
 {
-    for (int i = 0; i < ndecls; i++)
-        if (decls[i]->kind != RK_TINE && !strcmp(decls[i]->name, name))
-            return decls[i];
-    return NULL;
+    return rk_ast_find_decl(C->module, name, false);
 }
 
 RkNode *find_global_tine(const char *name)
 {
-    for (int i = 0; i < ndecls; i++)
-        if (decls[i]->kind == RK_TINE && !strcmp(decls[i]->name, name))
-            return decls[i];
-    return NULL;
+    return rk_ast_find_decl(C->module, name, true);
 }
 
 RkNode *find_pack(const char *name)
@@ -488,16 +482,10 @@ static void collect(void)
     ndecls = l.len;
     for (int i = 0; i < ndecls; i++) {
         RkNode *d = decls[i];
-        for (int j = 0; j < i; j++) {
-            RkNode *o = decls[j];
-            if ((o->kind == RK_TINE) == (d->kind == RK_TINE) &&
-                !strcmp(o->name, d->name)) {
-                ERROR(d->loc, "%s%s is already defined as a %s at line %d",
-                      d->kind == RK_TINE ? "#" : "", d->name, decl_what(o),
-                      o->loc.line);
-                break;
-            }
-        }
+        RkNode *o = rk_ast_find_decl(C->module, d->name, d->kind == RK_TINE);
+        if (o != d)
+            ERROR(d->loc, "%s%s is already defined as a %s at line %d",
+                  d->kind == RK_TINE ? "#" : "", d->name, decl_what(o), o->loc.line);
     }
 }
 

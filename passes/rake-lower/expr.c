@@ -338,9 +338,9 @@ LVal lower_expr(RkNode *e)
                 return if_expr(e, e->args.items[0], e->args.items[1], e->args.items[2]);
             return lower_builtin(e);
         }
-        for (int i = 0; i < L->module->decls.len; i++) {
-            RkNode *d = L->module->decls.items[i];
-            if ((d->kind == RK_SCRATCH || d->kind == RK_RAKE) && !strcmp(d->name, e->name))
+        {
+            RkNode *d = rk_ast_find_decl(L->module, e->name, false);
+            if (d && (d->kind == RK_SCRATCH || d->kind == RK_RAKE))
                 return lower_call_kernel(d, e, NULL);
         }
         rk_diag_internal("rake-lower: no kernel '%s'", e->name);

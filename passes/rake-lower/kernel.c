@@ -37,12 +37,9 @@ int lower_tine(RkNode *ref)
         }
         return e->pred_mask[k];
     }
-    RkNode *t = NULL;
-    for (int i = 0; i < L->module->decls.len; i++) {
-        RkNode *d = L->module->decls.items[i];
-        if (d->kind == RK_TINE && !strcmp(d->name, ref->name))
-            t = d;
-    }
+    RkNode *t = rk_ast_find_decl(L->module, ref->name, true);
+    if (!t)
+        rk_diag_internal("rake-lower: no tine #%s", ref->name);
     Env *inst = env_new(t);
     for (int i = 0; i < ref->args.len; i++) {
         RkNode *p = t->params.items[i];

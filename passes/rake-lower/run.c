@@ -538,11 +538,9 @@ static int field_index(RkNode *pack, const char *name)
 
 static RkNode *pack_of(const RkType *stack)
 {
-    for (int i = 0; i < L->module->decls.len; i++) {
-        RkNode *d = L->module->decls.items[i];
-        if (d->kind == RK_PACK && !strcmp(d->name, stack->name))
-            return d;
-    }
+    RkNode *d = rk_ast_find_decl(L->module, stack->name, false);
+    if (d && d->kind == RK_PACK)
+        return d;
     rk_diag_internal("rake-lower: no pack %s", stack->name);
 }
 

@@ -131,10 +131,8 @@ static const char *pred_text(RkNode *p)
 
 static RkNode *find_pack(RkModule *m, const char *name)
 {
-    for (int i = 0; i < m->decls.len; i++)
-        if (m->decls.items[i]->kind == RK_PACK && !strcmp(m->decls.items[i]->name, name))
-            return m->decls.items[i];
-    return NULL;
+    RkNode *d = rk_ast_find_decl(m, name, false);
+    return d && d->kind == RK_PACK ? d : NULL;
 }
 
 static int elem_bytes(RkNode *field)

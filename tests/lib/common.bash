@@ -11,6 +11,9 @@ export PATH="$BIN:$PATH"
 # Sanitizer runs stop at the first report.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# Passes run by hand write indented documents, as the golden files are;
+# rakec sets RAKE_IR_PRETTY itself (compact between its passes).
+export RAKE_IR_PRETTY=1
 
 if [ -d /usr/lib/bats/bats-support ]; then
     load /usr/lib/bats/bats-support/load
