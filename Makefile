@@ -98,3 +98,18 @@ clean:
 	rm -rf bin build build-asan
 
 .PHONY: all build asan deps test test-long demo golden clean
+
+# ---- benchmarks (issue 12): bench/README.md --------------------------------
+# `make bench` runs the full suite (a few minutes) and writes
+# bench/results/latest.{json,png}; `make bench-smoke` (tiny sizes, checks
+# every variant's output, fails only on a build error or a mismatch) is
+# run by tests/60-bench-smoke.bats too.
+bench: deps
+	$(MAKE) -j$(JOBS) build
+	bench/run
+
+bench-smoke: deps
+	$(MAKE) -j$(JOBS) build
+	bench/run --smoke
+
+.PHONY: bench bench-smoke

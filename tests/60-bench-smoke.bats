@@ -1,0 +1,60 @@
+#!/usr/bin/env bats
+# tests/60-bench-smoke.bats: the benchmark suite of issue 12 still builds
+# and its variants still agree (bench/run --smoke: tiny sizes, a few
+# samples).  Performance misses are printed by the benchmark and never
+# fail here; a build failure or an output differing from Rake's does.
+# The JSON must hold every kernel x variant x profile the machine runs,
+# with the Rake variant measured or marked not compiled with rakec's
+# reason.
+load lib/common
+
+KERNELS=(advance compact_1 compact_50 compact_99 safe_root clamp normalise dot count)
+
+setup_file() {
+    export SMOKE_OUT=$BATS_FILE_TMPDIR/out
+    BENCH_BUILD=$BATS_FILE_TMPDIR/build RAKEC=$BIN/rakec \
+        "$RAKE_ROOT/bench/run" --smoke --out "$SMOKE_OUT" > "$BATS_FILE_TMPDIR/log" 2>&1 \
+        || { cat "$BATS_FILE_TMPDIR/log" >&3; return 1; }
+}
+
+profiles_run() {
+    echo x86-sse2
+    grep -qw avx2 /proc/cpuinfo && echo x86-avx2
+    grep -qw avx512f /proc/cpuinfo && echo x86-avx512
+    return 0
+}
+
+@test "bench-smoke: builds, runs, every output agrees, JSON and PNG written" {
+    [ -s "$SMOKE_OUT/smoke.json" ]
+    [ -s "$SMOKE_OUT/smoke.png" ]
+    jq -e '.output_mismatches == 0 and .mode == "smoke"' "$SMOKE_OUT/smoke.json"
+    ! grep -q "OUTPUT DIFFERS" "$BATS_FILE_TMPDIR/log"
+}
+
+@test "bench-smoke: every kernel x variant x profile the machine runs is in the JSON" {
+    j=$SMOKE_OUT/smoke.json
+    for p in $(profiles_run); do
+        for k in "${KERNELS[@]}"; do
+            n=$(jq --arg k "$k" --arg p "$p" '[.results[] | select(.kernel == $k and .profile == $p)] | length' "$j")
+            [ "$n" -ge 1 ] || { echo "no result for $k on $p"; return 1; }
+            for v in gcc clang highway; do
+                jq -e --arg k "$k" --arg p "$p" --arg v "$v" \
+                    'all(.results[] | select(.kernel == $k and .profile == $p); .variants[$v].status == "measured" and (.variants[$v].records_per_s > 0))' "$j" \
+                    || { echo "$v not measured for $k on $p"; return 1; }
+            done
+            jq -e --arg k "$k" --arg p "$p" \
+                'all(.results[] | select(.kernel == $k and .profile == $p); .variants.rake as $r | ($r.status == "measured" and $r.records_per_s > 0) or ($r.status == "not-compiled" and ($r.reason | test("error: "))))' "$j" \
+                || { echo "rake neither measured nor refused with a reason for $k on $p"; return 1; }
+        done
+    done
+}
+
+@test "bench-smoke: a profile the machine can't run is skipped with a printed reason" {
+    grep -qw avx512f /proc/cpuinfo && skip "this CPU runs every profile"
+    grep -q "skipping x86-avx512: " "$BATS_FILE_TMPDIR/log"
+}
+
+@test "bench-smoke: a refused Rake kernel counts as a missed target" {
+    j=$SMOKE_OUT/smoke.json
+    jq -e 'all(.results[] | select(.variants.rake.status == "not-compiled"); .targets_met == false and (.misses | test("Rake not compiled: ")))' "$j"
+}
