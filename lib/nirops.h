@@ -281,5 +281,10 @@ const RkOpInfo *rk_nir_op(const char *name);
 bool rk_nir_op_on_arch(RkOp op, RkArch arch);
 /* The benign bits of operand `i` (from 0) of a raising operation. */
 uint32_t rk_nir_op_benign(const RkOpInfo *info, int i);
+/* Whether a constant with these f32 bits may stay as operand `i` of a
+ * raising operation in inactive lanes, all its other operands being
+ * benign: the benign value itself, or a constant on which the operation
+ * is exact and raises nothing (docs/nir.md, "Sanitisation"). */
+bool rk_nir_op_const_benign(const RkOpInfo *info, int i, uint32_t bits);
 
 #endif

@@ -617,11 +617,16 @@ static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const R
         fail(v, in, "unsanitized", "an exception-capable operation under %%%d isn't "
                                    "marked sanitized",
              in->through);
+    bool kept = false; /* one constant that can't raise may stay */
     for (int i = 0; i < in->nargs; i++) {
         uint32_t want = rk_nir_op_benign(op, i), got;
         int id = in->args[i];
         if (constant_bits(v, id, &got) && got == want)
             continue;
+        if (!kept && constant_bits(v, id, &got) && rk_nir_op_const_benign(op, i, got)) {
+            kept = true;
+            continue;
+        }
         RkInstr *d = id >= 0 && id < v->ndefs ? v->defs[id].instr : NULL;
         if (!d || d->opc != RK_OP_MASK_SELECT || !d->benign || d->nargs != 3) {
             fail(v, in, "unsanitized", "operand %d (%%%d) isn't replaced by a benign "

@@ -71,6 +71,10 @@ enum {
     RK_I_STACK = 256,     /* pushes or pops (prologue and epilogue only) */
     RK_I_CALL = 512,      /* calls: never emitted, always rejected */
     RK_I_SLOW = 1024,     /* a run's call of a slow block (below) */
+    RK_I_MEMSRC = 2048,   /* its last register source may be a full-width
+                             memory operand instead (x86: the r/m operand;
+                             for a four-register form, the third operand) */
+    RK_I_COMMUTE = 4096,  /* its two sources (operands 1 and 2) commute */
 };
 
 /* How a run calls a `slow { }` block's C helper: `call.slow` in the

@@ -5,6 +5,7 @@
  *   select.c  one native-IR operation at a time
  *   run.c     stack runs: general registers, transfers, tails, compaction
  *   slow.c    a run's slow blocks (call.slow)
+ *   fold.c    constants folded into memory operands
  */
 #ifndef RAKE_ISEL_H
 #define RAKE_ISEL_H
@@ -70,10 +71,14 @@ int mask_fold(bool and, int m);
 int bitmask(int m);
 int fma3(int a, int b, int c);
 RkMOp kdef(void);                       /* a fresh mask vreg, written */
+void k_from_mask(int m);                /* AVX-512: S->k holds vector mask m */
 RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 
 /* run.c: a stack run's blocks, after main.c's entry */
 void select_run(RkFunc *nf, RkMFunc *mf);
+
+/* fold.c: constants read straight from the pool where x86 allows it */
+void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes);
 
 /* slow.c */
 int select_slow_call(RkInstr *in);

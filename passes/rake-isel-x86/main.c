@@ -123,7 +123,40 @@ static void entry(RkFunc *nf, RkMFunc *mf)
     }
 }
 
-static void result(RkFunc *nf, RkMFunc *mf, int value)
+/* A kernel returning bitmask(m), where nothing else reads the bitmask:
+ * the mask's sign bits go straight into the result register (movmskps;
+ * AVX-512: vptestmd into a k register, then kmovw), instead of being
+ * folded across lanes into a broadcast uniform and moved from lane 0.
+ * Returns the bitmask's value id, or -1. */
+static int direct_bitmask(const RkBlock *b)
+{
+    int v = b->term.value;
+    const RkInstr *bm = NULL;
+    for (int i = 0; i < b->ninstrs; i++) {
+        const RkInstr *in = b->instrs[i];
+        if (in->id == v && in->opc == RK_OP_MASK_BITMASK)
+            bm = in;
+        for (int k = 0; k < in->nargs; k++)
+            if (in->args[k] == v)
+                return -1;
+    }
+    return bm ? v : -1;
+}
+
+static void bitmask_result(RkMFunc *mf, int m, int id)
+{
+    S->origin = "mask.bitmask";
+    S->nir = id;
+    RkMOp eax = rk_mo_reg(mf->result, 32, true, false);
+    if (S->level == AVX512) {
+        k_from_mask(m);
+        ins("kmovw", 2, eax, rk_mo_reg(rk_mreg(RK_RC_MASK, true, S->k), 0, false, true));
+        return;
+    }
+    ins(pick("movmskps", "vmovmskps", ""), 2, eax, rk_mv(m));
+}
+
+static void result(RkFunc *nf, RkMFunc *mf, int value, int bitmask_of)
 {
     const RkType *t = nf->result;
     S->origin = "result";
@@ -141,6 +174,8 @@ static void result(RkFunc *nf, RkMFunc *mf, int value)
     } else {
         mf->result = rk_mreg(RK_RC_GPR, false, tg->result[RK_RC_GPR]);
         mf->result_bits = 32;
+        if (bitmask_of >= 0)
+            return bitmask_result(mf, bitmask_of, value);
         if (t->elem == RK_E_BOOL) /* all-ones or zero lanes -> 1 or 0 */
             v = shift_imm('r', v, 31);
         ins(pick("movd", "vmovd", "vmovd"), 2, rk_mo_reg(mf->result, 32, true, false),
@@ -197,18 +232,25 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         mf->result = rk_mreg(RK_RC_VEC, false, -1);
         mf->result_type = "void";
         select_run(nf, mf);
+        fold_constants(mf, S->target, S->profile->lanes * 4);
         return;
     }
+    if (b->term.kind != RK_TERM_RET || b->term.value < 0)
+        rk_diag_internal("kernel %s doesn't return a value", nf->name);
+    int direct = direct_bitmask(b), bitmask_of = -1;
     for (int i = 0; i < b->ninstrs; i++) {
         RkInstr *in = b->instrs[i];
+        if (in->id >= 0 && in->id == direct) {
+            bitmask_of = S->vreg[in->args[0]];
+            continue;
+        }
         int v = select_instr(in);
         if (in->id >= 0)
             S->vreg[in->id] = v;
     }
-    if (b->term.kind != RK_TERM_RET || b->term.value < 0)
-        rk_diag_internal("kernel %s doesn't return a value", nf->name);
-    result(nf, mf, b->term.value);
+    result(nf, mf, b->term.value, bitmask_of);
     mf->blocks[0]->term.loc = nf->loc;
+    fold_constants(mf, S->target, S->profile->lanes * 4);
 }
 
 int main(int argc, char **argv)

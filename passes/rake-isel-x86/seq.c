@@ -47,6 +47,39 @@ void ins(const char *op, int nops, ...)
 
 static const char *MOV(void) { return pick("movaps", "vmovaps", "vmovaps"); }
 
+/* What the sequences know about a vreg of the current function: it holds
+ * a broadcast constant, or it is the complement of another vreg.  blend()
+ * reads these to pick cheaper forms. */
+typedef struct VFact {
+    bool splat;
+    uint32_t bits;
+    int not_of; /* -1: none */
+    int from_k; /* AVX-512: the k vreg this vector mask was made from, or -1 */
+} VFact;
+static VFact *vf;
+static int nvf;
+static const RkMFunc *vf_func;
+
+static VFact *fact(int v)
+{
+    if (vf_func != S->mf) {
+        vf_func = S->mf;
+        for (int i = 0; i < nvf; i++)
+            vf[i] = (VFact){false, 0, -1, -1};
+    }
+    if (v >= nvf) {
+        int n = v + 64;
+        VFact *g = rk_arena_alloc(&rk_heap, sizeof *g * (size_t)n);
+        for (int i = 0; i < n; i++)
+            g[i] = i < nvf ? vf[i] : (VFact){false, 0, -1, -1};
+        vf = g;
+        nvf = n;
+    }
+    return &vf[v];
+}
+
+static bool zero_splat(int v) { return fact(v)->splat && fact(v)->bits == 0; }
+
 /* Each constant is loaded once per kernel, where it is first needed, and
  * every later use reads that register (sequences never write a constant's
  * register: their destructive operands are copies).  If registers run out,
@@ -71,11 +104,16 @@ static int load_const(const char *op, int cidx)
 
 int konst_splat(uint32_t bits)
 {
+    int v;
     if (S->level == SSE2) {
         uint32_t w[4] = {bits, bits, bits, bits};
-        return load_const("movaps", rk_mir_const(S->mf, 16, w));
+        v = load_const("movaps", rk_mir_const(S->mf, 16, w));
+    } else {
+        v = load_const("vbroadcastss", rk_mir_const(S->mf, 4, &bits));
     }
-    return load_const("vbroadcastss", rk_mir_const(S->mf, 4, &bits));
+    fact(v)->splat = true;
+    fact(v)->bits = bits;
+    return v;
 }
 
 int konst_vector(const uint32_t *words)
@@ -119,23 +157,53 @@ int vlogic(char op, int a, int b)
     }
 }
 
-int vnot(int a) { return vlogic('^', a, konst_splat(0xffffffffu)); }
+int vnot(int a)
+{
+    int d = vlogic('^', a, konst_splat(0xffffffffu));
+    fact(d)->not_of = a;
+    return d;
+}
 
 /* AVX-512: a k1 mask as a vector of all-ones lanes (zero elsewhere). */
 static int mask_from_k(void)
 {
     int ones = konst_splat(0xffffffffu), d = fresh();
     ins("vmovaps", 2, kmasked(rk_mvd(d), true), rk_mv(ones));
+    fact(d)->from_k = S->k;
     return d;
 }
 
-static void k_from_mask(int m)
+/* The k register of a vector mask: the one it was made from, if it was
+ * (k vregs are written once), else vptestmd. */
+void k_from_mask(int m)
 {
+    if (fact(m)->from_k >= 0) {
+        S->k = fact(m)->from_k;
+        return;
+    }
     ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
+    fact(m)->from_k = S->k;
 }
 
 int blend(int m, int a, int b)
 {
+    if (fact(m)->not_of >= 0) { /* ~m ? a : b  is  m ? b : a */
+        int t = a;
+        m = fact(m)->not_of;
+        a = b;
+        b = t;
+    }
+    if (zero_splat(b)) {
+        if (S->level == AVX512 && fact(m)->from_k >= 0) { /* a zero-masking move */
+            int d = fresh();
+            S->k = fact(m)->from_k;
+            ins("vmovaps", 2, kmasked(rk_mvd(d), true), rk_mv(a));
+            return d;
+        }
+        return vlogic('&', m, a);
+    }
+    if (zero_splat(a))
+        return vlogic('n', b, m); /* b & ~m */
     if (S->level == SSE2) {
         int t = vmov(m);
         ins("andps", 2, rk_mvu(t), rk_mv(a));
@@ -452,6 +520,32 @@ int fround(char mode, int a)
 
 /* --- lanes -------------------------------------------------------------------------- */
 
+/* Lane k broadcast, reading a's 128-bit chunks duplicated across the
+ * register (chunk[c] >= 0 once made): a reduction visits every lane, so it
+ * duplicates each chunk once and then shuffles within it (AVX2: 2 + 8
+ * shuffles instead of 16; AVX-512: 4 + 16 instead of 16 index loads and
+ * 16 permutes). */
+static int lane_from_chunks(int a, int *chunk, int k)
+{
+    if (S->level == SSE2)
+        return bcast_lane(a, k);
+    int c = k / 4;
+    if (chunk[c] < 0) {
+        chunk[c] = fresh();
+        if (S->level == AVX2) {
+            ins("vperm2f128", 4, rk_mvd(chunk[c]), rk_mv(a), rk_mv(a), rk_mi(c | c << 4));
+        } else {
+            uint32_t idx[16];
+            for (int i = 0; i < 16; i++)
+                idx[i] = (uint32_t)(4 * c + i % 4);
+            ins("vpermps", 3, rk_mvd(chunk[c]), rk_mv(konst_vector(idx)), rk_mv(a));
+        }
+    }
+    int d = fresh();
+    ins("vpermilps", 3, rk_mvd(d), rk_mv(chunk[c]), rk_mi((k % 4) * 0x55));
+    return d;
+}
+
 int bcast_lane(int a, int k)
 {
     int d = fresh();
@@ -559,9 +653,10 @@ static int step(int op, RkElem e, int acc, int x)
 /* A strictly sequential left fold from lane 0; a scan keeps each prefix. */
 int reduce(int op, RkElem e, int a, bool scan)
 {
-    int acc = bcast_lane(a, 0), r = a;
+    int chunk[4] = {-1, -1, -1, -1};
+    int acc = lane_from_chunks(a, chunk, 0), r = a;
     for (int i = 1; i < lanes(); i++) {
-        acc = step(op, e, acc, bcast_lane(a, i));
+        acc = step(op, e, acc, lane_from_chunks(a, chunk, i));
         if (scan)
             r = insert_lane(r, i, acc);
     }

@@ -111,6 +111,21 @@ const RkType *value_type(int id)
     rk_diag_internal("rake-lower: no value %%%d", id);
 }
 
+/* Whether value id is a splatted constant, and its bits. */
+static bool splat_bits(int id, uint32_t *bits)
+{
+    RkFunc *f = L->f;
+    for (int i = 0; i < f->nblocks; i++)
+        for (int j = 0; j < f->blocks[i]->ninstrs; j++) {
+            RkInstr *in = f->blocks[i]->instrs[j];
+            if (in->id == id) {
+                *bits = (uint32_t)in->bits;
+                return in->opc == RK_OP_RACK_SPLAT && in->nargs == 0;
+            }
+        }
+    return false;
+}
+
 int as_uniform(LVal v)
 {
     if (v.is_const)
@@ -160,12 +175,18 @@ int lanewise(RkOp op, const RkType *t, const int *args, int nargs, RkLoc loc)
     memcpy(use, args, sizeof(int) * (size_t)nargs);
     bool sanitize = L->ctx >= 0 && L->profile->fp_exceptions && info &&
                     (info->flags & RK_OPF_RAISES);
-    bool any = false;
+    bool any = false, kept = false;
     for (int i = 0; sanitize && i < nargs; i++) {
         const RkType *at = value_type(args[i]);
         if (at->kind != RK_T_RACK || at->elem != RK_E_F32 ||
             rk_elem_bits(value_type(L->ctx)->elem) != 32)
             continue;
+        /* one constant the operation can't raise on may stay (nirops.c) */
+        uint32_t bits;
+        if (!kept && splat_bits(args[i], &bits) && rk_nir_op_const_benign(info, i, bits)) {
+            kept = any = true;
+            continue;
+        }
         int c = const_rack(RK_E_F32, rk_nir_op_benign(info, i));
         RkInstr *sel = emit(RK_OP_MASK_SELECT, at, (int[]){L->ctx, args[i], c}, 3, loc);
         sel->benign = true;

@@ -15,7 +15,12 @@
  *      add's other operand (10-gap-notes.md, section 2);
  *   3. common-subexpression elimination of pure instructions in a block;
  *   4. collapsing nested selections on the same mask;
- *   5. dead-code removal of pure instructions nothing uses. */
+ *   5. signed conversion of small unsigned lanes: `rack.to_f32` of a
+ *      u32 rack loaded (zero-extended) from a u8 or u16 column reads it
+ *      through `rack.bitcast` as i32, since every lane is below 2^16 and
+ *      both conversions give the same floats; most profiles convert
+ *      signed lanes in one instruction and unsigned ones in several;
+ *   6. dead-code removal of pure instructions nothing uses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +308,41 @@ static bool dce(Fn *x)
     return changed;
 }
 
+/* Whether value id is a u32 rack zero-extended from u8 or u16 lanes. */
+/* (n: the value count x->def was indexed with; new values are past it) */
+static bool small_unsigned(Fn *x, int id, int n)
+{
+    RkInstr *d = id >= 0 && id < n ? x->def[id] : NULL;
+    if (!d || (d->opc != RK_OP_RACK_LOAD && d->opc != RK_OP_RACK_LOAD_MASKED) ||
+        d->type->kind != RK_T_RACK || d->type->elem != RK_E_U32)
+        return false;
+    RkInstr *p = d->args[0] >= 0 && d->args[0] < n ? x->def[d->args[0]] : NULL;
+    const RkType *pt = p ? p->type : NULL;
+    for (int i = 0; !pt && i < x->f->nparams; i++)
+        if (x->f->params[i] == d->args[0])
+            pt = x->f->ptypes[i];
+    return pt && pt->kind == RK_T_PTR && (pt->elem == RK_E_U8 || pt->elem == RK_E_U16);
+}
+
+static bool signed_convert(Fn *x)
+{
+    bool changed = false;
+    int n = x->f->nvalues;
+    for (int i = 0; i < x->f->nblocks; i++) {
+        RkBlock *b = x->f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            if (in->opc != RK_OP_RACK_TO_F32 || !small_unsigned(x, in->args[0], n))
+                continue;
+            RkInstr *c = insert_before(b, in, x->f, RK_OP_RACK_BITCAST, rk_ty_rack(RK_E_I32),
+                                       &in->args[0], 1);
+            in->args[0] = c->id;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 static void optimise(RkFunc *f, const RkProfile *p)
 {
     Fn x = {f, NULL, NULL};
@@ -330,6 +370,8 @@ static void optimise(RkFunc *f, const RkProfile *p)
             changed = true;
         }
     }
+    if (signed_convert(&x))
+        reindex(&x);
     while (dce(&x))
         reindex(&x);
     free(x.def);

@@ -168,9 +168,13 @@ int ra_scan(Ra *ra, int *cls)
 
 /* --- rematerialisation --------------------------------------------------------------- */
 
+/* A pure load of a pool constant (movaps, vbroadcastss): repeatable.  An
+ * instruction that reads a constant operand and its destination
+ * (`addps .LC(%rip), %xmm1`) is not. */
 bool ra_const_load(const RkMInstr *in)
 {
-    return in && in->nops == 2 && in->ops[1].kind == RK_MO_CONST;
+    return in && in->nops == 2 && in->ops[1].kind == RK_MO_CONST && in->ops[0].def &&
+           !in->ops[0].use;
 }
 
 static bool occurs_at(Ra *ra, int pos, int v)
@@ -192,9 +196,21 @@ static bool remat_candidate(Ra *ra, int v)
     if (x->pinned || x->live_out || x->lo < 0 || ra->pos.block[x->lo] != ra->pos.block[x->hi])
         return false;
     const RkMInstr *in = ra_instr_at(ra, x->lo);
-    return ra_const_load(in) && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
-           in->ops[0].reg.num == v && in->ops[0].def && !in->ops[0].use &&
-           in->ops[0].mask.num < 0 && !in->ops[0].bits;
+    if (!(ra_const_load(in) && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
+          in->ops[0].reg.num == v && in->ops[0].def && !in->ops[0].use &&
+          in->ops[0].mask.num < 0 && !in->ops[0].bits))
+        return false;
+    /* a loaded copy that a destructive operation then rewrites (movaps
+     * .LC(%rip), %xmm1; andps %xmm2, %xmm1) holds the constant only
+     * until that write: reloading it later would be wrong */
+    for (int pos = x->lo + 1; pos <= x->hi; pos++) {
+        const RkMInstr *w = ra_instr_at(ra, pos);
+        for (int k = 0; w && k < w->nops; k++)
+            if (w->ops[k].kind == RK_MO_REG && w->ops[k].def && w->ops[k].reg.virt &&
+                w->ops[k].reg.cls == in->ops[0].reg.cls && w->ops[k].reg.num == v)
+                return false;
+    }
+    return true;
 }
 
 static void rename_from(Ra *ra, int b, int from, int old, int fresh)

@@ -510,8 +510,10 @@ static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
     }
     if (!from_vector)
         return;
-    bool result = !strcmp(mi->origin, "result") && c->f->result.cls == RK_RC_GPR &&
-                  c->f->result.num == r.num;
+    /* a kernel returning bitmask(m) moves the sign bits straight into its
+     * result register (movmskps, selected for the bitmask) */
+    bool result = (!strcmp(mi->origin, "result") || !strcmp(mi->origin, "mask.bitmask")) &&
+                  c->f->result.cls == RK_RC_GPR && c->f->result.num == r.num;
     if (!result && !bool_branch(c, mi))
         violation(c, in, "scalar-transfer", "%s is written from a vector register; a kernel's "
                                             "only such transfer is its terminal one into its "
@@ -552,8 +554,9 @@ static void check_cross(Ctx *c, const Insn *in, const RkMInstr *mi)
     if (c->t->index == 0 && (origin == RK_OP_RACK_MUL || origin == RK_OP_U_MUL) &&
         (!strcmp(in->mnem, "pshufd") || !strcmp(in->mnem, "punpckldq")))
         return;
-    /* constants are broadcast from memory; the rest move lanes */
-    if (in->rip)
+    /* constants are broadcast from memory (a load: two operands); the
+     * rest move lanes */
+    if (in->rip && in->nops == 2)
         return;
     violation(c, in, "cross-lane", "%s moves data across lanes, but it was selected for %s",
               in->mnem, mi->origin);
@@ -575,12 +578,17 @@ static void check_constant(Ctx *c, const Insn *in, const RkMInstr *mi)
             cidx = (int)mi->ops[k].imm;
     if (cidx < 0 || cidx >= c->f->nconsts)
         return;
-    const ElfReloc *r = reloc_at(c, in->addr + (uint64_t)in->size - 4);
+    /* the displacement: the instruction's last four bytes, or the four
+     * before a trailing immediate byte (vcmpps $imm, .LC(%rip), ...) */
+    uint64_t end = in->addr + (uint64_t)in->size;
+    const ElfReloc *r = reloc_at(c, end - 4);
+    if (!r)
+        r = reloc_at(c, end - 5);
     if (!r || r->type != 2 /* R_X86_64_PC32 */ || r->sym->shndx != c->obj->rodata)
-        return violation(c, in, "relocation", "a constant load needs an R_X86_64_PC32 "
+        return violation(c, in, "relocation", "a constant operand needs an R_X86_64_PC32 "
                                               "relocation into .rodata");
     const RkMConst *k = &c->f->consts[cidx];
-    int64_t at = (int64_t)r->sym->value + r->addend + 4;
+    int64_t at = (int64_t)r->sym->value + r->addend + (int64_t)(end - r->offset);
     ElfSection *ro = &c->obj->sections[c->obj->rodata];
     if (at < 0 || (uint64_t)at + (uint64_t)k->size > ro->size)
         return violation(c, in, "constant", "the constant lies outside .rodata");

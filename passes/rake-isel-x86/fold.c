@@ -1,0 +1,286 @@
+/* fold.c: constants as memory operands.
+ *
+ * The sequences load each constant into a register once per kernel
+ * (seq.c, load_const) and read that register wherever the constant is
+ * needed.  x86 can read the last source of most vector instructions from
+ * memory instead, and a compiler writing the kernel by hand (clang with
+ * intrinsics, say) does exactly that: `vcmpltps .LC0(%rip), %ymm0, %ymm0`
+ * rather than a broadcast and a compare.  So after a function is
+ * selected, a constant whose every use is in such a position (the
+ * instruction table's RK_I_MEMSRC fact; a commuting instruction may swap
+ * its sources to put the constant there) is folded: each use reads a
+ * full-width copy of the constant from the pool and the load disappears.
+ * A constant with any other use (a shift count, a mask, the first source
+ * of a subtraction) keeps its register, and so do all its uses: a load
+ * is needed anyway, and a register read is never slower than memory.
+ *
+ * The sequences' cheaper forms (a blend with zero is an and, a blend
+ * under a complement swaps its arms) can leave a complement or a constant
+ * nothing reads, so dead instructions go next: one that writes only
+ * virtual registers no other instruction, jump or branch reads, and has
+ * no other effect (flags, memory, calls).
+ *
+ * The pool then drops entries nothing reads, and renumbers the rest in
+ * their first-use order, so the output stays deterministic.  Legacy SSE
+ * encodings need their memory operands aligned; the pool aligns every
+ * entry to its size (rake-emit), and full-width entries are 16, 32 or
+ * 64 bytes. */
+#include <string.h>
+
+#include "arena.h"
+#include "isel.h"
+
+typedef struct Use {
+    RkMInstr *in;
+    int k;
+} Use;
+
+typedef struct Uses {
+    Use *v;
+    int n, cap;
+} Uses;
+
+static void add_use(Uses *u, RkMInstr *in, int k)
+{
+    if (u->n == u->cap) {
+        int cap = u->cap ? 2 * u->cap : 8;
+        Use *v = rk_arena_alloc(&rk_heap, sizeof *v * (size_t)cap);
+        if (u->n)
+            memcpy(v, u->v, sizeof *v * (size_t)u->n);
+        u->v = v;
+        u->cap = cap;
+    }
+    u->v[u->n++] = (Use){in, k};
+}
+
+static bool is_vreg(const RkMOp *o, int v)
+{
+    return o->kind == RK_MO_REG && o->reg.virt && o->reg.cls == RK_RC_VEC && o->reg.num == v;
+}
+
+/* The operand that may be memory: the last register source, or for a
+ * four-register form (vblendvps d, a, b, m) the third. */
+static int memsrc_index(const RkMInstr *in)
+{
+    int last = -1;
+    for (int k = 1; k < in->nops; k++)
+        if (in->ops[k].kind != RK_MO_IMM && in->ops[k].kind != RK_MO_LABEL)
+            last = k;
+    return in->nops == 4 && last == 3 ? 2 : last;
+}
+
+/* Whether operand *k of in (vreg v) may become memory; a commuting
+ * instruction's sources may be swapped to allow it, and *k follows. */
+static bool foldable(const RkTarget *t, RkMInstr *in, int *kp, int v)
+{
+    int k = *kp;
+    const RkInsnDesc *d = rk_target_insn(t, in->op);
+    if (!d || !(d->flags & RK_I_MEMSRC))
+        return false;
+    RkMOp *o = &in->ops[k];
+    if (o->def || o->bits || o->mask.num >= 0)
+        return false;
+    int m = memsrc_index(in);
+    if (k == m)
+        return true;
+    /* a commuting instruction reads the constant first: swap, unless the
+     * other source is the same constant or not a register */
+    if ((d->flags & RK_I_COMMUTE) && k == 1 && m == 2 && in->ops[2].kind == RK_MO_REG &&
+        !is_vreg(&in->ops[2], v) && !in->ops[2].def && !in->ops[2].bits) {
+        RkMOp t2 = in->ops[1];
+        in->ops[1] = in->ops[2];
+        in->ops[2] = t2;
+        *kp = 2;
+        return true;
+    }
+    return false;
+}
+
+/* The constant as a full vector: a 4-byte broadcast entry repeated. */
+static int full_width(RkMFunc *mf, int c, int bytes)
+{
+    const RkMConst *k = &mf->consts[c];
+    if (k->size == bytes)
+        return c;
+    if (k->size != 4)
+        return -1;
+    uint32_t w[16];
+    for (int i = 0; i < bytes / 4; i++)
+        w[i] = k->words[0];
+    return rk_mir_const(mf, bytes, w);
+}
+
+static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes)
+{
+    int v = load->ops[0].reg.num, c = (int)load->ops[1].imm;
+    Uses u = {0};
+    for (int b = 0; b < mf->nblocks; b++) {
+        RkMBlock *bl = mf->blocks[b];
+        for (int j = 0; j < bl->nparams; j++)
+            if (bl->params[j].virt && bl->params[j].num == v)
+                return;
+        for (int i = 0; i < bl->ninstrs; i++) {
+            RkMInstr *in = &bl->instrs[i];
+            for (int k = 0; k < in->nops; k++)
+                if (in != load && is_vreg(&in->ops[k], v))
+                    add_use(&u, in, k);
+        }
+        const RkMTerm *tm = &bl->term;
+        for (int j = 0; j < tm->nargs; j++)
+            if (tm->args[j].virt && tm->args[j].num == v)
+                return;
+        if (tm->on_reg && is_vreg(&tm->reg, v))
+            return;
+    }
+    if (!u.n)
+        return;
+    for (int i = 0; i < u.n; i++)
+        if (!foldable(t, u.v[i].in, &u.v[i].k, v))
+            return; /* (a swap already made is harmless: the sources commute) */
+    int full = full_width(mf, c, bytes);
+    if (full < 0)
+        return;
+    for (int i = 0; i < u.n; i++)
+        u.v[i].in->ops[u.v[i].k] = rk_mc(full);
+    load->op = NULL; /* removed below */
+}
+
+static bool const_load(const RkMInstr *in)
+{
+    return in->op && in->nops == 2 && in->ops[1].kind == RK_MO_CONST &&
+           in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
+           in->ops[0].reg.cls == RK_RC_VEC && !in->ops[0].bits && in->ops[0].mask.num < 0;
+}
+
+static void drop_removed(RkMFunc *mf)
+{
+    for (int b = 0; b < mf->nblocks; b++) {
+        RkMBlock *bl = mf->blocks[b];
+        int n = 0;
+        for (int i = 0; i < bl->ninstrs; i++)
+            if (bl->instrs[i].op)
+                bl->instrs[n++] = bl->instrs[i];
+        bl->ninstrs = n;
+    }
+}
+
+static bool has_effect(const RkTarget *t, const RkMInstr *in)
+{
+    const RkInsnDesc *d = rk_target_insn(t, in->op);
+    if (!d || (d->flags & (RK_I_FLAGS | RK_I_SLOW | RK_I_CALL | RK_I_STACK | RK_I_BRANCH)))
+        return true;
+    for (int k = 0; k < in->nops; k++) {
+        const RkMOp *o = &in->ops[k];
+        if (o->def && (o->kind != RK_MO_REG || !o->reg.virt))
+            return true;
+    }
+    return false;
+}
+
+static bool reads(const RkMInstr *in, int cls, int v)
+{
+    for (int k = 0; k < in->nops; k++) {
+        const RkMOp *o = &in->ops[k];
+        if (o->kind == RK_MO_REG && o->use && o->reg.virt && o->reg.cls == cls &&
+            o->reg.num == v)
+            return true;
+        if (o->kind == RK_MO_MEM && ((o->reg.virt && o->reg.num == v && o->reg.cls == cls) ||
+                                     (o->index.virt && o->index.num == v && o->index.cls == cls)))
+            return true;
+        if (o->mask.num >= 0 && o->mask.virt && o->mask.num == v && o->mask.cls == cls)
+            return true;
+    }
+    return false;
+}
+
+static bool term_reads(const RkMTerm *tm, int cls, int v)
+{
+    for (int j = 0; j < tm->nargs; j++)
+        if (tm->args[j].virt && tm->args[j].cls == cls && tm->args[j].num == v)
+            return true;
+    return tm->on_reg && tm->reg.reg.virt && tm->reg.reg.cls == cls && tm->reg.reg.num == v;
+}
+
+/* Whether anything but `self` reads vreg v of class cls. */
+static bool read_elsewhere(const RkMFunc *mf, const RkMInstr *self, int cls, int v)
+{
+    for (int b = 0; b < mf->nblocks; b++) {
+        const RkMBlock *bl = mf->blocks[b];
+        for (int i = 0; i < bl->ninstrs; i++)
+            if (&bl->instrs[i] != self && bl->instrs[i].op && reads(&bl->instrs[i], cls, v))
+                return true;
+        if (term_reads(&bl->term, cls, v))
+            return true;
+    }
+    return false;
+}
+
+static bool dead(const RkMFunc *mf, const RkTarget *t, const RkMInstr *in)
+{
+    if (has_effect(t, in))
+        return false;
+    bool writes = false;
+    for (int k = 0; k < in->nops; k++) {
+        const RkMOp *o = &in->ops[k];
+        if (o->kind == RK_MO_REG && o->def) {
+            writes = true;
+            if (read_elsewhere(mf, in, o->reg.cls, o->reg.num))
+                return false;
+        }
+    }
+    return writes;
+}
+
+static void prune_dead(RkMFunc *mf, const RkTarget *t)
+{
+    for (bool again = true; again;) {
+        again = false;
+        for (int b = 0; b < mf->nblocks; b++)
+            for (int i = mf->blocks[b]->ninstrs - 1; i >= 0; i--) {
+                RkMInstr *in = &mf->blocks[b]->instrs[i];
+                if (in->op && dead(mf, t, in)) {
+                    in->op = NULL;
+                    again = true;
+                }
+            }
+        drop_removed(mf);
+    }
+}
+
+/* Keep the pool entries something reads, numbered by first use. */
+static void compact_pool(RkMFunc *mf)
+{
+    int *map = rk_arena_alloc(&rk_heap, sizeof *map * (size_t)(mf->nconsts + 1));
+    for (int i = 0; i < mf->nconsts; i++)
+        map[i] = -1;
+    RkMConst *keep = rk_arena_alloc(&rk_heap, sizeof *keep * (size_t)(mf->nconsts + 1));
+    int n = 0;
+    for (int b = 0; b < mf->nblocks; b++)
+        for (int i = 0; i < mf->blocks[b]->ninstrs; i++) {
+            RkMInstr *in = &mf->blocks[b]->instrs[i];
+            for (int k = 0; k < in->nops; k++)
+                if (in->ops[k].kind == RK_MO_CONST) {
+                    int c = (int)in->ops[k].imm;
+                    if (map[c] < 0) {
+                        map[c] = n;
+                        keep[n++] = mf->consts[c];
+                    }
+                    in->ops[k].imm = map[c];
+                }
+        }
+    memcpy(mf->consts, keep, sizeof *keep * (size_t)n);
+    mf->nconsts = n;
+}
+
+void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes)
+{
+    for (int b = 0; b < mf->nblocks; b++)
+        for (int i = 0; i < mf->blocks[b]->ninstrs; i++) {
+            RkMInstr *in = &mf->blocks[b]->instrs[i];
+            if (const_load(in))
+                fold_one(mf, t, in, vector_bytes);
+        }
+    drop_removed(mf);
+    prune_dead(mf, t);
+    compact_pool(mf);
+}
