@@ -187,6 +187,123 @@ RK void store_tail(float *p, V v, int64_t rem, M m) {
 }
 #endif
 
+
+/* --- stack-run transfers ------------------------------------------------------
+ * full racks: unaligned loads/stores, compact columns widened from memory;
+ * tails (rem = count mod L lanes, 1..L-1): only existing records are touched,
+ * inactive lanes read 0. */
+#if defined(__AVX512F__)
+RK V vloadu(const float *p) { return _mm512_loadu_ps(p); }
+RK void vstoreu(float *p, V v) { _mm512_storeu_ps(p, v); }
+RK VI vloadu_i(const int32_t *p) { return _mm512_loadu_si512(p); }
+RK void vstoreu_i(int32_t *p, VI v) { _mm512_storeu_si512(p, v); }
+RK VI load_u8(const uint8_t *p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)); }
+RK VI load_i8(const int8_t *p) { return _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)p)); }
+RK VI load_u16(const uint16_t *p) { return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)p)); }
+RK VI load_i16(const int16_t *p) { return _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)p)); }
+/* AVX-512F has no intrinsic for a masked widening load from memory (a
+ * masked byte load needs AVX512BW), so it is written as the instruction. */
+#define RK_MASKZ_WIDEN(insn, T, N)                                                   \
+    RK VI insn##_tail(const T *p, M m) {                                             \
+        VI r;                                                                        \
+        __asm__(#insn " %1, %0%{%2%}%{z%}" : "=v"(r) : "m"(*(const T(*)[N])p), "Yk"(m)); \
+        return r;                                                                    \
+    }
+RK_MASKZ_WIDEN(vpmovzxbd, uint8_t, 16)
+RK_MASKZ_WIDEN(vpmovsxbd, int8_t, 16)
+RK_MASKZ_WIDEN(vpmovzxwd, uint16_t, 16)
+RK_MASKZ_WIDEN(vpmovsxwd, int16_t, 16)
+RK VI load_u8_tail(const uint8_t *p, int64_t rem, M m) { (void)rem; return vpmovzxbd_tail(p, m); }
+RK VI load_i8_tail(const int8_t *p, int64_t rem, M m) { (void)rem; return vpmovsxbd_tail(p, m); }
+RK VI load_u16_tail(const uint16_t *p, int64_t rem, M m) { (void)rem; return vpmovzxwd_tail(p, m); }
+RK VI load_i16_tail(const int16_t *p, int64_t rem, M m) { (void)rem; return vpmovsxwd_tail(p, m); }
+RK void store_tail_i(int32_t *p, VI v, int64_t rem, M m) { (void)rem; _mm512_mask_storeu_epi32(p, m, v); }
+RK M vieq0(VI a) { return _mm512_cmpeq_epi32_mask(a, _mm512_setzero_si512()); }
+RK VI viadd(VI a, VI b) { return _mm512_add_epi32(a, b); }
+#elif defined(__AVX2__)
+RK V vloadu(const float *p) { return _mm256_loadu_ps(p); }
+RK void vstoreu(float *p, V v) { _mm256_storeu_ps(p, v); }
+RK VI vloadu_i(const int32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+RK void vstoreu_i(int32_t *p, VI v) { _mm256_storeu_si256((__m256i *)p, v); }
+RK VI load_u8(const uint8_t *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+RK VI load_i8(const int8_t *p) { return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+RK VI load_u16(const uint16_t *p) { return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)); }
+RK VI load_i16(const int16_t *p) { return _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)p)); }
+/* guarded lane transfers of the first rem (1..7) elements */
+RK __m128i gather8(const uint8_t *p, int64_t rem) {
+    __m128i t = _mm_setzero_si128();
+    switch (rem) {
+    case 7: t = _mm_insert_epi8(t, p[6], 6); /* fall through */
+    case 6: t = _mm_insert_epi8(t, p[5], 5); /* fall through */
+    case 5: t = _mm_insert_epi8(t, p[4], 4); /* fall through */
+    case 4: t = _mm_insert_epi8(t, p[3], 3); /* fall through */
+    case 3: t = _mm_insert_epi8(t, p[2], 2); /* fall through */
+    case 2: t = _mm_insert_epi8(t, p[1], 1); /* fall through */
+    default: t = _mm_insert_epi8(t, p[0], 0);
+    }
+    return t;
+}
+RK __m128i gather16(const uint16_t *p, int64_t rem) {
+    __m128i t = _mm_setzero_si128();
+    switch (rem) {
+    case 7: t = _mm_insert_epi16(t, p[6], 6); /* fall through */
+    case 6: t = _mm_insert_epi16(t, p[5], 5); /* fall through */
+    case 5: t = _mm_insert_epi16(t, p[4], 4); /* fall through */
+    case 4: t = _mm_insert_epi16(t, p[3], 3); /* fall through */
+    case 3: t = _mm_insert_epi16(t, p[2], 2); /* fall through */
+    case 2: t = _mm_insert_epi16(t, p[1], 1); /* fall through */
+    default: t = _mm_insert_epi16(t, p[0], 0);
+    }
+    return t;
+}
+RK VI load_u8_tail(const uint8_t *p, int64_t rem, M m) { (void)m; return _mm256_cvtepu8_epi32(gather8(p, rem)); }
+RK VI load_i8_tail(const int8_t *p, int64_t rem, M m) { (void)m; return _mm256_cvtepi8_epi32(gather8((const uint8_t *)p, rem)); }
+RK VI load_u16_tail(const uint16_t *p, int64_t rem, M m) { (void)m; return _mm256_cvtepu16_epi32(gather16(p, rem)); }
+RK VI load_i16_tail(const int16_t *p, int64_t rem, M m) { (void)m; return _mm256_cvtepi16_epi32(gather16((const uint16_t *)p, rem)); }
+RK void store_tail_i(int32_t *p, VI v, int64_t rem, M m) { (void)rem; _mm256_maskstore_epi32(p, _mm256_castps_si256(m), v); }
+RK M vieq0(VI a) { return _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, _mm256_setzero_si256())); }
+RK VI viadd(VI a, VI b) { return _mm256_add_epi32(a, b); }
+#else
+RK V vloadu(const float *p) { return _mm_loadu_ps(p); }
+RK void vstoreu(float *p, V v) { _mm_storeu_ps(p, v); }
+RK VI vloadu_i(const int32_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+RK void vstoreu_i(int32_t *p, VI v) { _mm_storeu_si128((__m128i *)p, v); }
+RK VI widen_u8(__m128i b) { __m128i z = _mm_setzero_si128(); return _mm_unpacklo_epi16(_mm_unpacklo_epi8(b, z), z); }
+RK VI widen_i8(__m128i b) { return _mm_srai_epi32(_mm_unpacklo_epi16(_mm_unpacklo_epi8(b, b), _mm_unpacklo_epi8(b, b)), 24); }
+RK VI widen_u16(__m128i h) { return _mm_unpacklo_epi16(h, _mm_setzero_si128()); }
+RK VI widen_i16(__m128i h) { return _mm_srai_epi32(_mm_unpacklo_epi16(h, h), 16); }
+RK VI load_u8(const uint8_t *p) { return widen_u8(_mm_cvtsi32_si128(*(const int32_t *)p)); }
+RK VI load_i8(const int8_t *p) { return widen_i8(_mm_cvtsi32_si128(*(const int32_t *)p)); }
+RK VI load_u16(const uint16_t *p) { return widen_u16(_mm_loadl_epi64((const __m128i *)p)); }
+RK VI load_i16(const int16_t *p) { return widen_i16(_mm_loadl_epi64((const __m128i *)p)); }
+/* guarded transfers of the first rem (1..3) elements */
+RK __m128i gather8(const uint8_t *p, int64_t rem) {
+    uint32_t w = 0;
+    switch (rem) {
+    case 3: w |= (uint32_t)p[2] << 16; /* fall through */
+    case 2: w |= (uint32_t)p[1] << 8; /* fall through */
+    default: w |= p[0];
+    }
+    return _mm_cvtsi32_si128((int)w);
+}
+RK __m128i gather16(const uint16_t *p, int64_t rem) {
+    __m128i t = _mm_setzero_si128();
+    switch (rem) {
+    case 3: t = _mm_insert_epi16(t, p[2], 2); /* fall through */
+    case 2: t = _mm_insert_epi16(t, p[1], 1); /* fall through */
+    default: t = _mm_insert_epi16(t, p[0], 0);
+    }
+    return t;
+}
+RK VI load_u8_tail(const uint8_t *p, int64_t rem, M m) { (void)m; return widen_u8(gather8(p, rem)); }
+RK VI load_i8_tail(const int8_t *p, int64_t rem, M m) { (void)m; return widen_i8(gather8((const uint8_t *)p, rem)); }
+RK VI load_u16_tail(const uint16_t *p, int64_t rem, M m) { (void)m; return widen_u16(gather16(p, rem)); }
+RK VI load_i16_tail(const int16_t *p, int64_t rem, M m) { (void)m; return widen_i16(gather16((const uint16_t *)p, rem)); }
+RK void store_tail_i(int32_t *p, VI v, int64_t rem, M m) { store_tail((float *)p, _mm_castsi128_ps(v), rem, m); }
+RK M vieq0(VI a) { return _mm_castsi128_ps(_mm_cmpeq_epi32(a, _mm_setzero_si128())); }
+RK VI viadd(VI a, VI b) { return _mm_add_epi32(a, b); }
+#endif
+
 /* a stack run's record count, never negative, split into full racks */
 #define RK_FULL(count) ((count) > 0 ? (count) - (count) % L : 0)
 #define RK_REM(count) ((count) > 0 ? (count) % L : 0)
