@@ -1,0 +1,10 @@
+/* examples/safe_roots.rk with x86 intrinsics (see rake_intrin.h). */
+#include "rake_intrin.h"
+
+/* through #valid: sqrt in the lanes >= 0 only (the others raise nothing); 0 elsewhere */
+V safe_roots__safe_root(V values)
+{
+    return vsqrt_underz(vge(values, vzero()), values);
+}
+
+/* run roots: a general run, work in progress natively in Rake: not compared */

@@ -1,0 +1,8 @@
+/* tests/shared/conformance/tines_clipped_root.rk with x86 intrinsics (see rake_intrin.h). */
+#include "rake_intrin.h"
+
+/* through #valid: sqrt in the lanes >= 0 only (the others raise nothing); 0 elsewhere */
+V tines_clipped_root__clipped_root(V values)
+{
+    return vsqrt_underz(vge(values, vzero()), values);
+}
