@@ -93,37 +93,41 @@ LVal lconst(const RkType *t, uint64_t bits)
     return v;
 }
 
+/* The instruction defining value id, or NULL (a parameter). */
+static RkInstr *value_def(int id)
+{
+    RkFunc *f = L->f;
+    for (int i = 0; i < f->nblocks; i++)
+        for (int j = 0; j < f->blocks[i]->ninstrs; j++)
+            if (f->blocks[i]->instrs[j]->id == id)
+                return f->blocks[i]->instrs[j];
+    return NULL;
+}
+
 const RkType *value_type(int id)
 {
     RkFunc *f = L->f;
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i] == id)
             return f->ptypes[i];
-    for (int i = 0; i < f->nblocks; i++) {
-        RkBlock *b = f->blocks[i];
-        for (int j = 0; j < b->nparams; j++)
-            if (b->params[j] == id)
-                return b->ptypes[j];
-        for (int j = 0; j < b->ninstrs; j++)
-            if (b->instrs[j]->id == id)
-                return b->instrs[j]->type;
-    }
-    rk_diag_internal("rake-lower: no value %%%d", id);
+    for (int i = 0; i < f->nblocks; i++)
+        for (int j = 0; j < f->blocks[i]->nparams; j++)
+            if (f->blocks[i]->params[j] == id)
+                return f->blocks[i]->ptypes[j];
+    RkInstr *d = value_def(id);
+    if (!d)
+        rk_diag_internal("rake-lower: no value %%%d", id);
+    return d->type;
 }
 
 /* Whether value id is a splatted constant, and its bits. */
 static bool splat_bits(int id, uint32_t *bits)
 {
-    RkFunc *f = L->f;
-    for (int i = 0; i < f->nblocks; i++)
-        for (int j = 0; j < f->blocks[i]->ninstrs; j++) {
-            RkInstr *in = f->blocks[i]->instrs[j];
-            if (in->id == id) {
-                *bits = (uint32_t)in->bits;
-                return in->opc == RK_OP_RACK_SPLAT && in->nargs == 0;
-            }
-        }
-    return false;
+    RkInstr *d = value_def(id);
+    if (!d || d->opc != RK_OP_RACK_SPLAT || d->nargs)
+        return false;
+    *bits = (uint32_t)d->bits;
+    return true;
 }
 
 int as_uniform(LVal v)
