@@ -25,6 +25,7 @@
  * encodings need their memory operands aligned; the pool aligns every
  * entry to its size (rake-emit), and full-width entries are 16, 32 or
  * 64 bytes. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -105,6 +106,8 @@ static int full_width(RkMFunc *mf, int c, int bytes)
     if (k->size != 4)
         return -1;
     uint32_t w[16];
+    if (bytes > (int)sizeof w)
+        rk_diag_internal("rake-isel-x86: a %d-byte vector constant", bytes);
     for (int i = 0; i < bytes / 4; i++)
         w[i] = k->words[0];
     return rk_mir_const(mf, bytes, w);
@@ -177,72 +180,84 @@ static bool has_effect(const RkTarget *t, const RkMInstr *in)
     return false;
 }
 
-static bool reads(const RkMInstr *in, int cls, int v)
+/* Add d (+1 or -1) to the read count of every virtual register in reads. */
+static void count_vreg(int *reads, const RkMReg *r, int d)
+{
+    if (r->virt && r->num >= 0)
+        reads[r->num] += d;
+}
+
+static void count_instr(int *reads, const RkMInstr *in, int d)
 {
     for (int k = 0; k < in->nops; k++) {
         const RkMOp *o = &in->ops[k];
-        if (o->kind == RK_MO_REG && o->use && o->reg.virt && o->reg.cls == cls &&
-            o->reg.num == v)
-            return true;
-        if (o->kind == RK_MO_MEM && ((o->reg.virt && o->reg.num == v && o->reg.cls == cls) ||
-                                     (o->index.virt && o->index.num == v && o->index.cls == cls)))
-            return true;
-        if (o->mask.num >= 0 && o->mask.virt && o->mask.num == v && o->mask.cls == cls)
-            return true;
+        if (o->kind == RK_MO_REG && o->use)
+            count_vreg(reads, &o->reg, d);
+        if (o->kind == RK_MO_MEM) {
+            count_vreg(reads, &o->reg, d);
+            count_vreg(reads, &o->index, d);
+        }
+        if (o->mask.num >= 0)
+            count_vreg(reads, &o->mask, d);
     }
-    return false;
 }
 
-static bool term_reads(const RkMTerm *tm, int cls, int v)
+/* How many times each virtual register is read: by instructions, jumps'
+ * arguments and register branches. */
+static int *read_counts(const RkMFunc *mf)
 {
-    for (int j = 0; j < tm->nargs; j++)
-        if (tm->args[j].virt && tm->args[j].cls == cls && tm->args[j].num == v)
-            return true;
-    return tm->on_reg && tm->reg.reg.virt && tm->reg.reg.cls == cls && tm->reg.reg.num == v;
-}
-
-/* Whether anything but `self` reads vreg v of class cls. */
-static bool read_elsewhere(const RkMFunc *mf, const RkMInstr *self, int cls, int v)
-{
+    int *reads = calloc((size_t)mf->nvregs + 1, sizeof *reads);
+    if (!reads)
+        rk_diag_internal("out of memory counting %d registers", mf->nvregs);
     for (int b = 0; b < mf->nblocks; b++) {
         const RkMBlock *bl = mf->blocks[b];
         for (int i = 0; i < bl->ninstrs; i++)
-            if (&bl->instrs[i] != self && bl->instrs[i].op && reads(&bl->instrs[i], cls, v))
-                return true;
-        if (term_reads(&bl->term, cls, v))
-            return true;
+            count_instr(reads, &bl->instrs[i], 1);
+        for (int j = 0; j < bl->term.nargs; j++)
+            count_vreg(reads, &bl->term.args[j], 1);
+        if (bl->term.on_reg)
+            count_vreg(reads, &bl->term.reg.reg, 1);
     }
-    return false;
+    return reads;
 }
 
-static bool dead(const RkMFunc *mf, const RkTarget *t, const RkMInstr *in)
+/* Dead: no effect, and nothing but itself reads what it writes (an `x`
+ * operand reads its own destination). */
+static bool dead(const RkTarget *t, int *reads, const RkMInstr *in)
 {
     if (has_effect(t, in))
         return false;
-    bool writes = false;
+    count_instr(reads, in, -1);
+    bool writes = false, unread = true;
     for (int k = 0; k < in->nops; k++) {
         const RkMOp *o = &in->ops[k];
         if (o->kind == RK_MO_REG && o->def) {
             writes = true;
-            if (read_elsewhere(mf, in, o->reg.cls, o->reg.num))
-                return false;
+            unread &= reads[o->reg.num] == 0;
         }
     }
-    return writes;
+    if (!(writes && unread))
+        count_instr(reads, in, 1);
+    return writes && unread;
 }
 
+/* Backwards through each block, so a chain of dead instructions goes in
+ * one sweep; sweeps repeat until one removes nothing (a value read only
+ * by a later block's dead instruction). */
 static void prune_dead(RkMFunc *mf, const RkTarget *t)
 {
     for (bool again = true; again;) {
         again = false;
-        for (int b = 0; b < mf->nblocks; b++)
+        int *reads = read_counts(mf);
+        for (int b = mf->nblocks - 1; b >= 0; b--)
             for (int i = mf->blocks[b]->ninstrs - 1; i >= 0; i--) {
                 RkMInstr *in = &mf->blocks[b]->instrs[i];
-                if (in->op && dead(mf, t, in)) {
+                if (in->op && dead(t, reads, in)) {
                     in->op = NULL;
                     again = true;
                 }
             }
+        free(reads);
         drop_removed(mf);
     }
 }
