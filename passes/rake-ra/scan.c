@@ -197,8 +197,7 @@ static bool remat_candidate(Ra *ra, int v)
         return false;
     const RkMInstr *in = ra_instr_at(ra, x->lo);
     if (!(ra_const_load(in) && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
-          in->ops[0].reg.num == v && in->ops[0].def && !in->ops[0].use &&
-          in->ops[0].mask.num < 0 && !in->ops[0].bits))
+          in->ops[0].reg.num == v && in->ops[0].mask.num < 0 && !in->ops[0].bits))
         return false;
     /* a loaded copy that a destructive operation then rewrites (movaps
      * .LC(%rip), %xmm1; andps %xmm2, %xmm1) holds the constant only
