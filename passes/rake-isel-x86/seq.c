@@ -548,21 +548,20 @@ static int lane_from_chunks(int a, int *chunk, int k)
 
 int bcast_lane(int a, int k)
 {
+    if (S->level == AVX2) { /* vperm2f128, then vpermilps within the half */
+        int chunk[4] = {-1, -1, -1, -1};
+        return lane_from_chunks(a, chunk, k);
+    }
     int d = fresh();
     if (S->level == SSE2) {
         ins("pshufd", 3, rk_mvd(d), rk_mv(a), rk_mi(k * 0x55));
         return d;
     }
-    if (S->level == AVX512) { /* vshuff32x4 would do, but Capstone 4 can't read it */
-        uint32_t idx[16];
-        for (int i = 0; i < 16; i++)
-            idx[i] = (uint32_t)k;
-        ins("vpermps", 3, rk_mvd(d), rk_mv(konst_vector(idx)), rk_mv(a));
-        return d;
-    }
-    int t = fresh(), b = k / 4;
-    ins("vperm2f128", 4, rk_mvd(t), rk_mv(a), rk_mv(a), rk_mi(b | b << 4));
-    ins("vpermilps", 3, rk_mvd(d), rk_mv(t), rk_mi((k % 4) * 0x55));
+    /* AVX-512: vshuff32x4 would do, but Capstone 4 can't read it */
+    uint32_t idx[16];
+    for (int i = 0; i < 16; i++)
+        idx[i] = (uint32_t)k;
+    ins("vpermps", 3, rk_mvd(d), rk_mv(konst_vector(idx)), rk_mv(a));
     return d;
 }
 
