@@ -41,7 +41,8 @@ setup_file() {
         for k in 'kernels | scratch advance' 'kernels | scratch total' 'particles | run survivors' \
                  'stacks_compact_readings | run combine_readings' 'stacks_doubled | run doubled' \
                  'stacks_several | run roots' 'tines_clipped_root | rake clipped_root' \
-                 'fallbacks_safe_root | rake safe_root' 'sweeps_grade | rake grade'; do
+                 'fallbacks_safe_root | rake safe_root' 'sweeps_grade | rake grade' \
+                 'advance | run advance' 'compact | run compact_live' 'clamp | run clamp_counts'; do
             grep -q "^| $k | $p | [0-9]* | [0-9]* |" "$out/stdout" || { echo "no row: $k $p"; false; }
         done
         grep -q "^| runs_running_sum | run running_sum | $p | WIP |" "$out/stdout"

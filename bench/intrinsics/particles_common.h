@@ -15,19 +15,6 @@ struct rake_stack_Particle_v2 {
     uint8_t *kill;
 };
 
-/* store v where `sel` holds in the tail's first rem lanes, keeping the
- * old values elsewhere (where): only existing records are touched */
-#if defined(__AVX512F__)
-RK void store_where_tail(float *p, V v, V old, int64_t rem, M t, M sel)
-{ (void)old; (void)rem; _mm512_mask_storeu_ps(p, t & sel, v); }
-#elif defined(__AVX2__)
-RK void store_where_tail(float *p, V v, V old, int64_t rem, M t, M sel)
-{ (void)old; (void)rem; _mm256_maskstore_ps(p, _mm256_castps_si256(_mm256_and_ps(t, sel)), v); }
-#else
-RK void store_where_tail(float *p, V v, V old, int64_t rem, M t, M sel)
-{ store_tail(p, vsel(sel, v, old), rem, t); }
-#endif
-
 void RK_CAT(PFX, advance)(struct rake_stack_Particle_v2 *particles, float dt)
 {
     int64_t full = RK_FULL(particles->count), rem = RK_REM(particles->count);

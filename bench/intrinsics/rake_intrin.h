@@ -309,4 +309,17 @@ RK VI viadd(VI a, VI b) { return _mm_add_epi32(a, b); }
 #define RK_REM(count) ((count) > 0 ? (count) % L : 0)
 #define RK_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
 
+/* store v where `sel` holds in the tail's first rem lanes, keeping the
+ * old values elsewhere (where): only existing records are touched */
+#if defined(__AVX512F__)
+RK void store_where_tail(float *p, V v, V old, int64_t rem, M t, M sel)
+{ (void)old; (void)rem; _mm512_mask_storeu_ps(p, t & sel, v); }
+#elif defined(__AVX2__)
+RK void store_where_tail(float *p, V v, V old, int64_t rem, M t, M sel)
+{ (void)old; (void)rem; _mm256_maskstore_ps(p, _mm256_castps_si256(_mm256_and_ps(t, sel)), v); }
+#else
+RK void store_where_tail(float *p, V v, V old, int64_t rem, M t, M sel)
+{ store_tail(p, vsel(sel, v, old), rem, t); }
+#endif
+
 #endif
