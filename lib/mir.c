@@ -132,6 +132,25 @@ int rk_mir_vreg(RkMFunc *f, RkRegClass c)
     return f->nvregs++;
 }
 
+void rk_mir_vreg_allow(RkMFunc *f, int v, uint64_t regs)
+{
+    for (int i = 0; i < f->nallow; i++)
+        if (f->allow[i].vreg == v) {
+            f->allow[i].regs &= regs;
+            return;
+        }
+    f->allow = grow(f->allow, f->nallow, &f->acap, sizeof *f->allow, 8);
+    f->allow[f->nallow++] = (RkMAllow){v, regs};
+}
+
+uint64_t rk_mir_vreg_allowed(const RkMFunc *f, int v)
+{
+    for (int i = 0; i < f->nallow; i++)
+        if (f->allow[i].vreg == v)
+            return f->allow[i].regs;
+    return ~0ull;
+}
+
 void rk_mir_param(RkMBlock *b, RkMReg r)
 {
     b->params = plus_one(b->params, b->nparams, sizeof *b->params);
@@ -333,18 +352,64 @@ static void terminator(Flat *fl, const RkMTerm *tm, int self)
     }
 }
 
+/* A loop head worth placing after its loop: a block that only compares
+ * and branches, entered again by an unconditional jump from a later
+ * block (the latch).  Returns the latch, or -1. */
+static int rotatable(const RkMFunc *f, int h)
+{
+    const RkMBlock *blk = f->blocks[h];
+    if (h == 0 || blk->term.kind != RK_MT_BRANCH || blk->ninstrs > 1 || blk->nparams)
+        return -1;
+    int latch = -1;
+    for (int b = h + 1; b < f->nblocks; b++) {
+        const RkMTerm *tm = &f->blocks[b]->term;
+        if (tm->kind == RK_MT_JUMP && thread(f, tm->then) == h)
+            latch = b;
+    }
+    return latch;
+}
+
+/* The order blocks are laid out in: the function's own, except that a
+ * loop head moves after its latch, so each iteration ends in one
+ * conditional branch back to the body (the loop is rotated; the entry
+ * jumps to the test once). */
+static int *layout(const RkMFunc *f)
+{
+    int n = f->nblocks, *after = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
+    for (int b = 0; b < n; b++)
+        after[b] = b + 1 < n ? b + 1 : -1;
+    for (int h = 1; h < n; h++) {
+        int latch = rotatable(f, h);
+        if (latch < 0)
+            continue;
+        int prev = 0;
+        while (after[prev] != h)
+            prev = after[prev];
+        after[prev] = after[h];
+        after[h] = after[latch];
+        after[latch] = h;
+    }
+    int *order = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
+    for (int b = 0, k = 0; b >= 0; b = after[b])
+        order[k++] = b;
+    return order;
+}
+
 RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
 {
     Flat fl = {{NULL, 0, NULL}, 0, f, t, NULL};
     fl.out.block_at = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nblocks + 1));
     fl.next = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nblocks + 1));
-    for (int b = f->nblocks - 1, after = -1; b >= 0; b--) {
+    int *order = layout(f);
+    for (int k = f->nblocks - 1, after = -1; k >= 0; k--) {
+        int b = order[k];
         fl.next[b] = after;
         if (!forwarder(f, b))
             after = b;
     }
     saves(&fl, false, NULL);
-    for (int b = 0; b < f->nblocks; b++) {
+    for (int k = 0; k < f->nblocks; k++) {
+        int b = order[k];
         const RkMBlock *blk = f->blocks[b];
         if (forwarder(f, b)) {
             fl.out.block_at[b] = -1;

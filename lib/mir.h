@@ -112,6 +112,13 @@ typedef struct RkMArg {
     int vreg;           /* the virtual register holding it on entry */
 } RkMArg;
 
+/* A virtual register that only some registers of its class may hold (an
+ * encoding limit the selector knows: docs/mir.md, "Register limits"). */
+typedef struct RkMAllow {
+    int vreg;
+    uint64_t regs;           /* register numbers of the vreg's class */
+} RkMAllow;
+
 typedef struct RkMFunc {
     const char *name;
     const char *kind;
@@ -128,6 +135,8 @@ typedef struct RkMFunc {
     int nconsts, ccap;
     int nvregs, vcap;
     int8_t *vclass;          /* the class of each virtual register */
+    RkMAllow *allow;         /* virtual registers limited to some registers of their class */
+    int nallow, acap;
     int fmas;                /* rack.fma operations selected */
     uint64_t saved[RK_RC_COUNT]; /* callee-saved registers used (after rake-ra) */
 } RkMFunc;
@@ -149,6 +158,10 @@ RkMInstr *rk_mir_insert(RkMBlock *b, int at, const RkMInstr *copy);
 void rk_mir_operand(RkMInstr *in, RkMOp op);
 int rk_mir_const(RkMFunc *f, int size, const uint32_t *words);
 int rk_mir_vreg(RkMFunc *f, RkRegClass c);
+/* limits v to the registers in regs (intersecting any earlier limit) */
+void rk_mir_vreg_allow(RkMFunc *f, int v, uint64_t regs);
+/* the registers v may hold: ~0 when unlimited */
+uint64_t rk_mir_vreg_allowed(const RkMFunc *f, int v);
 void rk_mir_param(RkMBlock *b, RkMReg r);
 void rk_mir_jump_arg(RkMTerm *t, RkMReg r);
 

@@ -615,11 +615,58 @@ static void dec_saved(Dec *d, json_t *saved)
     rk_ir_pop();
 }
 
+/* One limit: {"v": N, "regs": [names of N's class]}. */
+static void dec_allow_one(Dec *d, json_t *x)
+{
+    rk_ir_expect_object(x);
+    only_keys(x, "v", "regs", NULL);
+    int64_t v = rk_ir_get_int(x, "v", true, 0);
+    if (v < 0 || v >= d->f->nvregs) {
+        rk_ir_push_key("v");
+        rk_ir_fail("the function has virtual registers v0 to v%d", d->f->nvregs - 1);
+    }
+    json_t *regs = rk_ir_get_array(x, "regs", true);
+    rk_ir_push_key("regs");
+    if (json_array_size(regs) == 0)
+        rk_ir_fail("a limited virtual register needs at least one register");
+    uint64_t set = 0;
+    for (size_t i = 0; i < json_array_size(regs); i++) {
+        json_t *r = json_array_get(regs, i);
+        RkRegRef ref;
+        int bits;
+        rk_ir_push_index(i);
+        if (!json_is_string(r) || !rk_target_reg_parse(d->t, json_string_value(r), &ref, &bits))
+            rk_ir_fail("expected a register name of %s", d->t->profile);
+        if ((int)ref.cls != d->f->vclass[v])
+            rk_ir_fail("%s is not a %s register, the class of v%d", json_string_value(r),
+                       rk_reg_class_name((RkRegClass)d->f->vclass[v]), (int)v);
+        set |= 1ull << ref.num;
+        rk_ir_pop();
+    }
+    rk_ir_pop();
+    rk_mir_vreg_allow(d->f, (int)v, set);
+}
+
+static void dec_allow(Dec *d, json_t *allow)
+{
+    if (!allow)
+        return;
+    rk_ir_push_key("allow");
+    if (!json_is_array(allow))
+        rk_ir_fail("expected an array");
+    for (size_t i = 0; i < json_array_size(allow); i++) {
+        rk_ir_push_index(i);
+        dec_allow_one(d, json_array_get(allow, i));
+        rk_ir_pop();
+    }
+    rk_ir_pop();
+}
+
 static void dec_func(Dec *d, json_t *o)
 {
     rk_ir_expect_object(o);
-    only_keys(o, "name", "kind", "loc", "args", "result", "vregs", "fmas", "saved", "consts",
-              "blocks", NULL);
+    only_keys(o, "name", "kind", "loc", "args", "result", "vregs", "allow", "fmas", "saved",
+              "consts", "blocks", NULL);
     RkMFunc *f = rk_mir_func(d->m, dup_str(o, "name", true), dup_str(o, "kind", true));
     d->f = f;
     if (!symbol_name(f->name)) {
@@ -656,6 +703,7 @@ static void dec_func(Dec *d, json_t *o)
     for (int v = 0; v < f->nvregs; v++)
         if (f->vclass[v] < 0)
             f->vclass[v] = RK_RC_VEC;
+    dec_allow(d, json_object_get(o, "allow"));
 }
 
 RkMModule *rk_mir_decode(json_t *root)

@@ -152,6 +152,22 @@ static json_t *enc_block(const RkMModule *m, const RkMFunc *f, const RkMBlock *b
     return o;
 }
 
+/* [{"v": N, "regs": [names]}]: the limited virtual registers. */
+static json_t *enc_allow(const RkMModule *m, const RkMFunc *f)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < f->nallow; i++) {
+        const RkMAllow *x = &f->allow[i];
+        json_t *regs = json_array();
+        for (int n = 0; n < RK_REG_MAX; n++)
+            if (x->regs >> n & 1u)
+                json_array_append_new(regs, json_string(rk_target_reg_name(
+                                                m->t, (RkRegClass)f->vclass[x->vreg], n, 0)));
+        json_array_append_new(a, json_pack("{s:i,s:o}", "v", x->vreg, "regs", regs));
+    }
+    return a;
+}
+
 static json_t *enc_consts(const RkMFunc *f)
 {
     json_t *cs = json_array();
@@ -189,6 +205,8 @@ static json_t *enc_func(const RkMModule *m, const RkMFunc *f)
                                                           f->result.num, f->result_bits)));
     json_object_set_new(o, "result", r);
     json_object_set_new(o, "vregs", json_integer(f->nvregs));
+    if (f->nallow)
+        json_object_set_new(o, "allow", enc_allow(m, f));
     json_object_set_new(o, "fmas", json_integer(f->fmas));
     json_t *saved = json_array();
     for (int c = 0; c < RK_RC_COUNT; c++)

@@ -127,6 +127,9 @@ typedef struct RkTarget {
     const char *push, *pop;   /* saving a callee-saved GPR, or NULL */
     const char *zeroupper;    /* emitted before ret unless a wide vector is returned */
     const RkSlowCall *slow;   /* calling a slow block's helper from a run, or NULL */
+    uint64_t evex_index;      /* GPRs that may index an EVEX memory operand whatever its
+                                 base (Capstone 4 decodes none whose base and index are
+                                 both r8-r15); 0: the profile has no EVEX operands */
     const RkInsnDesc *insns;  /* the family's table, NULL-mnem terminated */
 } RkTarget;
 

@@ -157,6 +157,35 @@ refused() {
     refused rake-ra huge "virtual registers"
 }
 
+@test "mir: a register limit of another class, of no register, of an unknown name or beyond vregs is refused" {
+    break_doc lcls 'f["allow"] = [{"v": f["args"][0]["vreg"], "regs": ["rax"]}]' isel
+    refused rake-ra lcls "rax is not a vec register, the class of v"
+    break_doc lnone 'f["allow"] = [{"v": f["args"][0]["vreg"], "regs": []}]' isel
+    refused rake-ra lnone "needs at least one register"
+    break_doc lname 'f["allow"] = [{"v": f["args"][0]["vreg"], "regs": ["ymm99"]}]' isel
+    refused rake-ra lname "expected a register name of x86-avx2"
+    break_doc lvreg 'f["allow"] = [{"v": 999, "regs": ["ymm1"]}]' isel
+    refused rake-ra lvreg "the function has virtual registers v0 to v"
+    break_doc lkey 'f["allow"] = [{"v": 0, "regs": ["ymm1"], "why": 1}]' isel
+    refused rake-ra lkey "why"
+}
+
+@test "mir: rake-ra puts a limited virtual register in an allowed register, and drops the limits" {
+    # the first instruction's result of every AVX2 kernel, limited to ymm9
+    /usr/bin/python3 - "$W/mir/kernels.x86-avx2.isel.json" "$W/lim.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for f in d["functions"]:
+    op = f["blocks"][0]["code"][0]["args"][0]
+    f["allow"] = [{"v": op["v"], "regs": ["ymm9"]}]
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+    "$BIN/rake-ra" <"$W/lim.json" >"$W/lim.ra.json"
+    jq -e '[.functions[] | .blocks[0].code[] | select(.args[0].reg == "ymm9")] | length >= 1' "$W/lim.ra.json"
+    jq -e '[.functions[] | has("allow")] | any | not' "$W/lim.ra.json"
+    "$BIN/rake-emit" <"$W/lim.ra.json" >/dev/null
+}
+
 @test "mir: a constant index beyond the constants is refused" {
     break_doc cidx 'd["functions"][1]["blocks"][0]["code"][0]["args"][1] = {"const": 42}' ra
     refused rake-emit cidx "constants"

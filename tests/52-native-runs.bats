@@ -393,3 +393,52 @@ altered() {
     [[ $output == *"vcompressps under a k mask"* ]]
     [[ $output == *"tail: masked moves under a k register for every column"* ]]
 }
+
+# The loop of bench/kernels/clamp.rk (two 32-bit columns) as assembly.
+clamp_asm() {
+    "$BIN/rakec" -S --no-report --target "$1" -o - "$RAKE_ROOT/bench/kernels/clamp.rk" |
+        sed -n '/^clamp_counts:/,/ret$/p'
+}
+
+@test "native runs: a run's loop is rotated, one conditional branch back per rack, and its counter steps by an immediate" {
+    local p n body head
+    for p in "${X86[@]}"; do
+        n=$(lanes_of "$p")
+        clamp_asm "$p" >"$BATS_TEST_TMPDIR/$p.s"
+        body=$(grep -n '^\.Lrk_clamp_counts_b2:' "$BATS_TEST_TMPDIR/$p.s" | cut -d: -f1)
+        head=$(grep -n '^\.Lrk_clamp_counts_b1:' "$BATS_TEST_TMPDIR/$p.s" | cut -d: -f1)
+        # the test sits after the body, and branches back to it
+        [ "$body" -lt "$head" ] || { echo "$p: the loop head comes first"; cat "$BATS_TEST_TMPDIR/$p.s"; return 1; }
+        sed -n "$((head + 1)),$((head + 2))p" "$BATS_TEST_TMPDIR/$p.s" | grep -q 'jl	\.Lrk_clamp_counts_b2$'
+        # the entry jumps to the test once; nothing inside the loop jumps
+        ! sed -n "${body},${head}p" "$BATS_TEST_TMPDIR/$p.s" | grep -q 'jmp'
+        grep -q "	addq	\$$n, %r" "$BATS_TEST_TMPDIR/$p.s"
+        ! grep -q "	movq	\$$n, %r" "$BATS_TEST_TMPDIR/$p.s"
+    done
+}
+
+@test "native runs: AVX-512 columns are indexed in the instruction, the index in a register Capstone decodes with any base" {
+    clamp_asm x86-avx512 >"$BATS_TEST_TMPDIR/c.s"
+    ! grep -q 'leaq' "$BATS_TEST_TMPDIR/c.s"
+    local n
+    n=$(grep -cE '\(%r[a-z0-9]+,%r(ax|cx|dx|bx|bp|si|di),4\)' "$BATS_TEST_TMPDIR/c.s")
+    [ "$n" -eq 8 ] || { echo "expected 8 indexed accesses (4 in the loop, 4 in the tail), got $n"; cat "$BATS_TEST_TMPDIR/c.s"; return 1; }
+    ! grep -qE ',%r(8|9|1[0-5]),[0-9]\)' "$BATS_TEST_TMPDIR/c.s"
+    # and the selection says so: rake-isel-x86 limits each index (rake.mir "allow")
+    "$BIN/rakec" --stop-after isel --target x86-avx512 -o "$BATS_TEST_TMPDIR/c.json" "$RAKE_ROOT/bench/kernels/clamp.rk"
+    jq -e '.functions[0].allow | length >= 1 and all(.regs == ["rax","rcx","rdx","rbx","rbp","rsi","rdi"])' "$BATS_TEST_TMPDIR/c.json"
+    "$BIN/rakec" --stop-after isel --target x86-avx2 -o "$BATS_TEST_TMPDIR/a.json" "$RAKE_ROOT/bench/kernels/clamp.rk"
+    jq -e '.functions[0] | has("allow") | not' "$BATS_TEST_TMPDIR/a.json"
+}
+
+@test "native runs: on AVX2 and AVX-512 a column load read once is its reader's memory operand; never on SSE2" {
+    local p
+    for p in x86-avx2 x86-avx512; do
+        clamp_asm "$p" >"$BATS_TEST_TMPDIR/$p.s"
+        grep -qE '	vpmaxsd	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), ' "$BATS_TEST_TMPDIR/$p.s"
+        grep -qE '	vpmaxud	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), ' "$BATS_TEST_TMPDIR/$p.s"
+    done
+    # legacy SSE encodings need aligned memory operands; columns have none
+    clamp_asm x86-sse2 >"$BATS_TEST_TMPDIR/sse2.s"
+    ! grep -E '	p[a-z]+	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), ' "$BATS_TEST_TMPDIR/sse2.s"
+}

@@ -287,6 +287,68 @@ static void compact_pool(RkMFunc *mf)
     mf->nconsts = n;
 }
 
+/* --- column loads ------------------------------------------------------------ */
+
+static bool column_load(const RkMInstr *in)
+{
+    return in->op && !strcmp(in->op, "vmovups") && in->nops == 2 &&
+           in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
+           in->ops[0].reg.cls == RK_RC_VEC && !in->ops[0].bits && in->ops[0].mask.num < 0 &&
+           in->ops[1].kind == RK_MO_MEM && in->ops[1].mask.num < 0;
+}
+
+static bool writes_memory(const RkTarget *t, const RkMInstr *in)
+{
+    const RkInsnDesc *d = in->op ? rk_target_insn(t, in->op) : NULL;
+    if (!d || (d->flags & (RK_I_SLOW | RK_I_CALL)))
+        return true;
+    for (int k = 0; k < in->nops; k++)
+        if (in->ops[k].kind == RK_MO_MEM && in->ops[k].def)
+            return true;
+    return false;
+}
+
+/* The load at bl->instrs[i] into the reader of its register, when that
+ * is the one later instruction of the block reading it, nothing between
+ * them writes memory, and the reader takes memory there. */
+static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
+{
+    RkMInstr *load = &bl->instrs[i];
+    int v = load->ops[0].reg.num;
+    if (reads[v] != 1)
+        return;
+    for (int j = i + 1; j < bl->ninstrs; j++) {
+        RkMInstr *in = &bl->instrs[j];
+        for (int k = 0; k < in->nops; k++) {
+            if (!is_vreg(&in->ops[k], v) || in->ops[k].def)
+                continue;
+            if (!foldable(t, in, &k, v))
+                return;
+            in->ops[k] = load->ops[1];
+            load->op = NULL;
+            return;
+        }
+        if (writes_memory(t, in))
+            return;
+    }
+}
+
+/* A run's full-rack column loads read by one instruction become that
+ * instruction's memory operand (`vpmaxsd (%rax,%rsi,4), %ymm0, %ymm4`),
+ * as clang writes them.  Only with VEX and EVEX encodings, whose memory
+ * operands need no alignment (columns have none), and never across a
+ * store, so the value read is the one the load would have read. */
+void fold_loads(RkMFunc *mf, const RkTarget *t)
+{
+    int *reads = read_counts(mf);
+    for (int b = 0; b < mf->nblocks; b++)
+        for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
+            if (column_load(&mf->blocks[b]->instrs[i]))
+                fold_load(t, mf->blocks[b], i, reads);
+    free(reads);
+    drop_removed(mf);
+}
+
 void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes)
 {
     for (int b = 0; b < mf->nblocks; b++)

@@ -78,6 +78,7 @@ RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 void select_run(RkFunc *nf, RkMFunc *mf);
 
 /* fold.c: constants read straight from the pool where x86 allows it */
+void fold_loads(RkMFunc *mf, const RkTarget *t);
 void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes);
 
 /* slow.c */

@@ -233,6 +233,8 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         mf->result_type = "void";
         select_run(nf, mf);
         fold_constants(mf, S->target, S->profile->lanes * 4);
+        if (S->level != SSE2)
+            fold_loads(mf, S->target);
         return;
     }
     if (b->term.kind != RK_TERM_RET || b->term.value < 0)

@@ -11,8 +11,10 @@
  *     record index and the compaction cursor are 64-bit integers in
  *     general registers; `i64` arithmetic is addq/subq/andq, a comparison
  *     stays pending until a branch or a select reads it (cmpq, then jcc or
- *     cmov), and `ptr.add` is not an instruction at all but the address
- *     (column, index, element size) of the loads and stores that use it.
+ *     cmov), a constant operand that fits is the immediate, and `ptr.add`
+ *     is not an instruction at all but the address (column, index, element
+ *     size) of the loads and stores that use it (on AVX-512 the index is
+ *     limited to the registers the target's evex_index allows).
  *   - transfers.  Full racks move with unaligned vector loads and stores;
  *     compact columns (u8 i8 u16 i16) widen with packed extension and
  *     narrow with the spec's truncations.  In the tail, AVX-512 masks
@@ -49,7 +51,8 @@ typedef struct Addr {
 
 typedef struct Flag {
     const char *cc;  /* a condition of the target: a <cc> b */
-    int a, b;
+    int a, b;        /* b -1: the immediate bimm */
+    int64_t bimm;
 } Flag;
 
 typedef struct Memo {  /* per mask value, within one native-IR block */
@@ -64,6 +67,8 @@ static struct {
     Flag *flag;
     bool *is_flag;
     Memo *memo;
+    bool *is_imm;      /* an i64 constant that fits a sign-extended imm32 */
+    int64_t *imm;
     int *nir2mir;      /* native-IR block id -> machine block */
     int nlabels;
 } R;
@@ -84,18 +89,13 @@ static RkMOp addr_op(Addr a, int64_t elems, int bits, bool def)
 }
 
 /* A memory operand.  Capstone 4 decodes no EVEX instruction whose base
- * and index are both r8-r15, and the verifier must read every byte, so an
- * AVX-512 vector transfer first forms its address in one register (its
- * own, dying at the transfer: no register is held across the rack). */
+ * and index are both r8-r15, and the verifier must read every byte, so on
+ * AVX-512 the index is limited to the registers the target table allows
+ * (rake-ra keeps those free for it; the base may be any). */
 static RkMOp mem(Addr a, int64_t elems, int bits, bool def)
 {
-    if (S->level == AVX512 && a.index >= 0) {
-        int d = rk_mir_vreg(S->mf, RK_RC_GPR);
-        ins("leaq", 2, rk_mo_reg(rk_mreg(RK_RC_GPR, true, d), 0, true, false),
-            addr_op(a, elems, 8, false));
-        a = (Addr){d, -1, a.scale, 0};
-        elems = 0;
-    }
+    if (S->target->evex_index && a.index >= 0)
+        rk_mir_vreg_allow(S->mf, a.index, S->target->evex_index);
     return addr_op(a, elems, bits, def);
 }
 
@@ -172,9 +172,13 @@ static int test_bit(int bits, int k)
 
 /* --- general-register values ---------------------------------------------------- */
 
-static int gconst(uint64_t bits)
+/* An i64 constant: a register for whoever needs one (the dead-instruction
+ * sweep drops it when every reader took the immediate instead). */
+static int gconst(int id, uint64_t bits)
 {
     int64_t v = (int64_t)bits;
+    R.is_imm[id] = v >= INT32_MIN && v <= INT32_MAX;
+    R.imm[id] = v;
     if (v < INT32_MIN || v > INT32_MAX)
         rk_diag_fatal(S->loc, "native stack run %s: the 64-bit constant %lld doesn't fit a "
                               "sign-extended 32-bit immediate",
@@ -184,12 +188,25 @@ static int gconst(uint64_t bits)
     return d;
 }
 
-static int gbin(const char *op, int a, int b)
+/* a op b for the values a and b; a constant b is the immediate where op
+ * takes one. */
+static int gbin(const char *op, int a, int b, bool imm_ok)
 {
     int d = gnew();
-    ins("movq", 2, gw(d, 64), gr(a, 64));
-    ins(op, 2, gx(d, 64), gr(b, 64));
+    ins("movq", 2, gw(d, 64), gr(S->vreg[a], 64));
+    ins(op, 2, gx(d, 64), imm_ok && R.is_imm[b] ? rk_mi(R.imm[b]) : gr(S->vreg[b], 64));
     return d;
+}
+
+/* The condition that holds for b, a when cc holds for a, b. */
+static const char *swapped_cc(const char *cc)
+{
+    static const char *const pairs[][2] = {{"l", "g"}, {"le", "ge"}, {"b", "a"}, {"be", "ae"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        for (int k = 0; k < 2; k++)
+            if (!strcmp(cc, pairs[i][k]))
+                return pairs[i][1 - k];
+    return cc; /* e, ne */
 }
 
 static const char *int_cc(RkOp op, bool sign)
@@ -214,7 +231,10 @@ static Flag flag_of(RkInstr *in, int k)
     return R.flag[id];
 }
 
-static void compare(Flag f) { ins("cmpq", 2, gr(f.a, 64), gr(f.b, 64)); }
+static void compare(Flag f)
+{
+    ins("cmpq", 2, gr(f.a, 64), f.b < 0 ? rk_mi(f.bimm) : gr(f.b, 64));
+}
 
 static int gselect(RkInstr *in)
 {
@@ -781,20 +801,33 @@ static int widen_uniform(RkInstr *in)
     return e;
 }
 
+/* An i64 comparison, pending until a branch, select or cmov reads it; a
+ * constant operand is the comparison's immediate (on the left, the
+ * operands swap and so does the condition). */
+static Flag int_flag(RkInstr *in)
+{
+    int a = in->args[0], b = in->args[1];
+    const char *cc = int_cc(in->opc, type_of(a)->elem == RK_E_I64);
+    if (R.is_imm[b])
+        return (Flag){cc, S->vreg[a], -1, R.imm[b]};
+    if (R.is_imm[a])
+        return (Flag){swapped_cc(cc), S->vreg[b], -1, R.imm[a]};
+    return (Flag){cc, S->vreg[a], S->vreg[b], 0};
+}
+
 static int gpr_op(RkInstr *in)
 {
-    int a = S->vreg[in->args[0]];
+    int a = in->args[0], b = in->nargs > 1 ? in->args[1] : -1;
     switch (in->opc) {
-    case RK_OP_U_ADD: return gbin("addq", a, S->vreg[in->args[1]]);
-    case RK_OP_U_SUB: return gbin("subq", a, S->vreg[in->args[1]]);
-    case RK_OP_U_AND: return gbin("andq", a, S->vreg[in->args[1]]);
-    case RK_OP_U_OR: return gbin("orq", a, S->vreg[in->args[1]]);
-    case RK_OP_U_MUL: return gbin("imulq", a, S->vreg[in->args[1]]);
-    case RK_OP_COPY: return a;
+    case RK_OP_U_ADD: return gbin("addq", a, b, true);
+    case RK_OP_U_SUB: return gbin("subq", a, b, true);
+    case RK_OP_U_AND: return gbin("andq", a, b, true);
+    case RK_OP_U_OR: return gbin("orq", a, b, true);
+    case RK_OP_U_MUL: return gbin("imulq", a, b, false); /* no imm in the 2-operand form */
+    case RK_OP_COPY: return S->vreg[a];
     case RK_OP_U_CMP_EQ: case RK_OP_U_CMP_NE: case RK_OP_U_CMP_LT:
     case RK_OP_U_CMP_LE: case RK_OP_U_CMP_GT: case RK_OP_U_CMP_GE:
-        R.flag[in->id] = (Flag){int_cc(in->opc, type_of(in->args[0])->elem == RK_E_I64), a,
-                                S->vreg[in->args[1]]};
+        R.flag[in->id] = int_flag(in);
         R.is_flag[in->id] = true;
         return -1;
     default:
@@ -813,7 +846,7 @@ static int run_instr(RkInstr *in)
     switch (in->opc) {
     case RK_OP_CONST:
         if (is_int64(in->type))
-            return gconst(in->bits);
+            return gconst(in->id, in->bits);
         break;
     case RK_OP_STACK_COUNT: {
         int d = gnew();
@@ -936,7 +969,7 @@ static void terminate(Pending p)
         edge(&t->to, false);
         return;
     case RK_TERM_CBR: {
-        Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0};
+        Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0, 0};
         if (!f.cc) {
             branch_on_bool(p.here, t);
             return;
@@ -987,6 +1020,9 @@ void select_run(RkFunc *nf, RkMFunc *mf)
     R.flag = rk_arena_alloc(&rk_heap, sizeof *R.flag * n);
     R.is_flag = rk_arena_alloc(&rk_heap, sizeof *R.is_flag * n);
     R.memo = rk_arena_alloc(&rk_heap, sizeof *R.memo * n);
+    R.is_imm = rk_arena_alloc(&rk_heap, sizeof *R.is_imm * n);
+    R.imm = rk_arena_alloc(&rk_heap, sizeof *R.imm * n);
+    memset(R.is_imm, 0, n);
     memset(R.is_addr, 0, n);
     memset(R.is_flag, 0, n);
     int maxid = 0;

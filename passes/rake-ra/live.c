@@ -64,6 +64,7 @@ static void mark_use(Sets *s, int b, int v)
 
 static void mark_def(Sets *s, int b, int v) { row(s->kill, s->words, b)[v >> 6] |= 1ull << (v & 63); }
 
+/* The registers an operand names: at most three (out has room for them). */
 static void op_regs(const RkMOp *o, RkMReg *out, int *n)
 {
     *n = 0;
@@ -95,7 +96,7 @@ static void block_sets(Ra *ra, Sets *s, int b)
         RkMInstr *in = &blk->instrs[i];
         for (int pass = 0; pass < 2; pass++) /* reads before writes */
             for (int k = 0; k < in->nops; k++) {
-                RkMReg regs[2];
+                RkMReg regs[3]; /* base, index and mask of a masked store */
                 int n;
                 op_regs(&in->ops[k], regs, &n);
                 for (int j = 0; j < n; j++) {
@@ -187,7 +188,7 @@ static void fixed_at(Ra *ra, RkMReg r, int pos, bool def, bool use)
 static void instr_ranges(Ra *ra, RkMInstr *in, int pos)
 {
     for (int k = 0; k < in->nops; k++) {
-        RkMReg regs[2];
+        RkMReg regs[3];
         int n;
         op_regs(&in->ops[k], regs, &n);
         for (int j = 0; j < n; j++) {

@@ -29,6 +29,24 @@
 #include "ir.h"
 #include "ra.h"
 
+/* Each vreg's allowed registers (rematerialised copies, numbered after
+ * the selector's, are unlimited), and per class the registers some
+ * limited vreg may need. */
+static void limits(Ra *ra)
+{
+    RkMFunc *f = ra->f;
+    ra->allowed = calloc((size_t)f->nvregs + 1, sizeof *ra->allowed);
+    memset(ra->limited, 0, sizeof ra->limited);
+    memset(ra->nlimited, 0, sizeof ra->nlimited);
+    for (int v = 0; v < f->nvregs; v++) {
+        ra->allowed[v] = rk_mir_vreg_allowed(f, v);
+        if (ra->allowed[v] != ~0ull) {
+            ra->limited[f->vclass[v]] |= ra->allowed[v];
+            ra->nlimited[f->vclass[v]]++;
+        }
+    }
+}
+
 static void allocate(const RkMModule *m, RkMFunc *f)
 {
     Ra ra;
@@ -38,6 +56,7 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     ra.f = f;
     for (int c = 0; c < RK_RC_COUNT; c++)
         ra.owner[c] = calloc((size_t)m->t->regs[c].count + 1, sizeof(int));
+
     /* a bound on reloads, so allocation always ends: a few per constant */
     int budget = 16;
     for (int b = 0; b < f->nblocks; b++)
@@ -46,6 +65,7 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     for (;;) {
         ra_positions(&ra);
         ra.r = calloc((size_t)f->nvregs + 1, sizeof *ra.r);
+        limits(&ra);
         ra_intervals(&ra);
         int cls = 0, stuck = ra_scan(&ra, &cls);
         if (stuck < 0)
@@ -54,9 +74,12 @@ static void allocate(const RkMModule *m, RkMFunc *f)
         if (budget-- == 0 || !ra_rematerialise(&ra, stuck, cls))
             ra_out_of_registers(&ra, stuck, cls);
         free(ra.r);
+        free(ra.allowed);
     }
     ra_resolve(&ra);
     free(ra.r);
+    free(ra.allowed);
+    f->nallow = 0; /* met: the output names physical registers only */
     for (int c = 0; c < RK_RC_COUNT; c++)
         free(ra.owner[c]);
 }

@@ -43,6 +43,9 @@ typedef struct Ra {
     Pos pos;
     Range *r;        /* per vreg */
     int *owner[RK_RC_COUNT]; /* per register number: vreg + 1, 0 = free */
+    uint64_t *allowed;       /* per vreg: the registers it may hold (rk_mir_vreg_allowed) */
+    uint64_t limited[RK_RC_COUNT]; /* registers some limited vreg of the class may need */
+    int nlimited[RK_RC_COUNT];     /* limited vregs of the class */
     Fixed *fixed[RK_RC_COUNT][RK_REG_MAX];
     int nfixed[RK_RC_COUNT][RK_REG_MAX];
     int capfixed[RK_RC_COUNT][RK_REG_MAX];

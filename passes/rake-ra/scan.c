@@ -35,11 +35,11 @@ static bool fixed_conflict(Ra *ra, int cls, int num, const Range *x)
     return false;
 }
 
-static bool usable(Ra *ra, int cls, int num, const Range *x)
+static bool usable(Ra *ra, int cls, int num, int v)
 {
     const RkRegFile *rf = &ra->t->regs[cls];
     return num >= 0 && num < rf->count && !(rf->reserved >> num & 1u) && !ra->owner[cls][num] &&
-           !fixed_conflict(ra, cls, num, x);
+           (ra->allowed[v] >> num & 1u) && !fixed_conflict(ra, cls, num, &ra->r[v]);
 }
 
 /* The register of v's partner across an edge, or -1. */
@@ -62,19 +62,46 @@ static int edge_hint(Ra *ra, int v)
     return -1;
 }
 
+/* How many registers of set are free now. */
+static int free_in(Ra *ra, int cls, uint64_t set)
+{
+    const RkRegFile *rf = &ra->t->regs[cls];
+    int n = 0;
+    for (int r = 0; r < rf->count; r++)
+        n += (set >> r & 1u) && !(rf->reserved >> r & 1u) && !ra->owner[cls][r];
+    return n;
+}
+
+/* A free register in allocation order.  While some value of the class
+ * is limited to certain registers, an unlimited value takes, in turn,
+ * the caller-saved registers no limited value may need; caller-saved
+ * ones a limited value may need, while more of those are free than
+ * there are limited values; callee-saved ones no limited value needs (a
+ * save is cheaper than a run that doesn't fit); then any.  So the
+ * limited values find theirs free. */
+static int first_free(Ra *ra, int cls, int v)
+{
+    uint64_t lim = ra->limited[cls], callee = ra->t->regs[cls].callee_saved;
+    bool share = free_in(ra, cls, lim) > ra->nlimited[cls];
+    uint64_t avoid[4] = {lim | callee, share ? callee : ~0ull, lim, 0};
+    int pass = ra->allowed[v] == ~0ull && lim ? 0 : 3;
+    for (; pass < 4; pass++)
+        for (const int8_t *o = ra->t->regs[cls].order; o && *o >= 0; o++)
+            if (!(avoid[pass] >> *o & 1u) && usable(ra, cls, *o, v))
+                return *o;
+    return -1;
+}
+
 static int pick(Ra *ra, int v)
 {
     int cls = ra->f->vclass[v];
     Range *x = &ra->r[v];
-    if (x->hint >= 0 && usable(ra, cls, x->hint, x))
+    if (x->hint >= 0 && usable(ra, cls, x->hint, v))
         return x->hint;
     int e = edge_hint(ra, v);
-    if (e >= 0 && usable(ra, cls, e, x))
+    if (e >= 0 && usable(ra, cls, e, v))
         return e;
-    for (const int8_t *o = ra->t->regs[cls].order; o && *o >= 0; o++)
-        if (usable(ra, cls, *o, x))
-            return *o;
-    return -1;
+    return first_free(ra, cls, v);
 }
 
 /* The virtual registers met at a position, in operand order. */
