@@ -199,12 +199,22 @@ static const char *lanes_phrase(json_t *n)
     return l ? rk_arena_printf(&rk_heap, " (%lld lanes)", (long long)l) : "";
 }
 
+/* "the lanes where P holds", or for `P gaps` where P doesn't */
+static const char *where(json_t *pred)
+{
+    if (!strcmp(kind(pred), "gaps"))
+        return rk_arena_printf(&rk_heap, "the lanes where %s does not hold (%s)",
+                               text_of(json_object_get(pred, "operand")), text_of(pred));
+    return rk_arena_printf(&rk_heap, "the lanes where %s holds", text_of(pred));
+}
+
+/* A global tine's declaration has no type of its own: its predicate's. */
 static void tine_words(json_t *n, Ctx *c)
 {
-    const char *name = sval(n, "name");
-    json_t *pred = json_object_get(n, "pred");
-    const char *w = rk_arena_printf(&rk_heap, "#%s is a %s mask%s: the lanes where %s holds",
-                                    name, sval(n, "ty"), lanes_phrase(n), text_of(pred));
+    json_t *pred = json_object_get(n, "pred"), *typed = json_object_get(n, "ty") ? n : pred;
+    annotate_type(typed, c);
+    const char *w = rk_arena_printf(&rk_heap, "#%s is a %s mask%s: %s", sval(n, "name"),
+                                    sval(typed, "ty"), lanes_phrase(typed), where(pred));
     summarise(n, "tine", w, NULL, c);
 }
 
@@ -212,8 +222,8 @@ static void through_words(json_t *n, Ctx *c)
 {
     json_t *els = json_object_get(n, "else");
     const char *w = rk_arena_printf(
-        &rk_heap, "computes %s%s in the lanes where %s holds; %s", sval(n, "into"),
-        lanes_phrase(n), text_of(json_object_get(n, "pred")),
+        &rk_heap, "computes %s%s in %s; %s", sval(n, "into"), lanes_phrase(n),
+        where(json_object_get(n, "pred")),
         els ? rk_arena_printf(&rk_heap, "the other lanes get %s", text_of(els))
             : "the other lanes are undefined, and rake-check proved nothing reads them");
     summarise(n, "through", w, NULL, c);
@@ -232,8 +242,8 @@ static void sweep_words(json_t *n, Ctx *c)
             w = rk_arena_printf(&rk_heap, "arm %zu (_) gives %s in every lane no earlier arm took",
                                 i + 1, value);
         } else {
-            w = rk_arena_printf(&rk_heap, "arm %zu gives %s in the lanes where %s holds%s", i + 1,
-                                value, text_of(p), i ? " and no earlier arm's predicate does" : "");
+            w = rk_arena_printf(&rk_heap, "arm %zu gives %s in %s%s", i + 1, value, where(p),
+                                i ? ", unless an earlier arm took them" : "");
         }
         json_array_append_new(list, json_pack("{s:O, s:o}", "loc", json_object_get(a, "loc"),
                                               "words", ex_str(w)));
@@ -250,13 +260,13 @@ static void sweep_words(json_t *n, Ctx *c)
 
 static void where_words(json_t *n, Ctx *c)
 {
-    json_t *where = json_object_get(n, "where");
-    if (!where)
+    json_t *pred = json_object_get(n, "where");
+    if (!pred)
         return;
     const char *w = !strcmp(kind(n), "compact")
-        ? rk_arena_printf(&rk_heap, "keeps the records where %s holds, in order", text_of(where))
+        ? rk_arena_printf(&rk_heap, "keeps the records where %s holds, in order", text_of(pred))
         : rk_arena_printf(&rk_heap, "writes the new fields only in the records where %s holds",
-                          text_of(where));
+                          text_of(pred));
     summarise(n, kind(n), w, NULL, c);
 }
 
