@@ -87,6 +87,13 @@ need_chromium() {
     [ "$(ls out)" = page.html ] # no temporary left beside it
 }
 
+@test "explore: paths with spaces" {
+    mkdir "a dir"
+    cp "$RAKE_ROOT/examples/kernels.rk" "a dir/k k.rk"
+    TMPDIR="$W/a dir" rakec --explore --target x86-avx2 "a dir/k k.rk"
+    [ "$(data "k k.html" | jq -r '.file, .outcome.kind' | tr '\n' ' ')" = "a dir/k k.rk compiled " ]
+}
+
 @test "explore: the same input gives the same bytes" {
     cp "$RAKE_ROOT/examples/particles.rk" p.rk
     rakec --explore --target x86-avx2 -o a.html p.rk
@@ -264,7 +271,8 @@ listed() {
     # the advance run calls
     [[ "$(sed -n 11p p.rk)" == *"position + velocity * <dt>"* ]]
     node "$BROWSE" p.html --click '.srcline[data-line="11"] .ln' --snap \
-        --tab asm --click '#panel-asm .row[data-loc]:not(.hl-aux).hl' --screenshot shot.png >f.json
+        --tab asm --click '#panel-asm .row[data-loc]:not(.hl-aux).hl' --snap \
+        --click '#source .tk[data-at="11:34"]' --screenshot shot.png >f.json
     jq -e '.ready and (.errors | length == 0)' f.json
     # no request but the page itself
     jq -e --arg u "file://$W/p.html" '[.requests[] | select(. != $u)] | length == 0' f.json
@@ -286,8 +294,15 @@ listed() {
     [ "$(jq -r "[$snap.lit.asm[] | select(.aux | not) | .text | split(\"\t\")[1]] | unique | join(\" \")" f.json)" = vfmadd231ps ]
     [ "$(jq "[$snap.lit.asm[] | select(.aux | not)] | length" f.json)" -eq "$fmas" ]
     # clicking an fma's line in the assembly lights its source: line 11, column 23
+    jq -e '.snaps[1].selLines == [11]' f.json
+    [ "$(jq -r '[.snaps[1].lit.asm[] | .loc] | unique | join(" ")' f.json)" = 11:23 ]
+    # clicking the expression `velocity * <dt>` in the source (its `*`, at
+    # 11:34) lights only what has that exact location: rake-lower's
+    # multiplies, which rake-opt folded into the fmas, so no assembly
     jq -e '.selLines == [11]' f.json
-    [ "$(jq -r '[.lit.asm[] | .loc] | unique | join(" ")' f.json)" = 11:23 ]
+    [ "$(jq -r '[.lit[][] | .loc] | unique | join(" ")' f.json)" = 11:34 ]
+    [ "$(jq -r '[.lit.nir[] | select(.aux | not) | .d + .op] | unique | join(" ")' f.json)" = "-rack.mul" ]
+    jq -e '.lit.asm == null and .lit.ast != null and .lit.checked != null' f.json
     # the screenshot is not blank
     [ -s shot.png ]
     jq -e '.screenshot.width == 1400 and .screenshot.height == 900' f.json
