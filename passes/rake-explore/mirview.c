@@ -334,15 +334,24 @@ static json_t *func_view(const RkMModule *m, const RkMFunc *f, const RkNirModule
 
 /* Whether a machine instruction serves its location's operation rather
  * than computing it: the calling convention's and the allocator's moves
- * (origin entry, result, move, remat), a copy the selector made for a
- * two-operand form (RK_I_COPY in the target table), or the selection of
- * a benign select of the native IR. */
+ * (origin entry, result, move, remat, and the prologue and epilogue
+ * rk_mir_flatten adds), a register-to-register copy the
+ * selector made for a two-operand form (an RK_I_COPY mnemonic of the
+ * target table with two register operands: vmovups from memory is a
+ * load, not a copy), or the selection of a benign select of the native
+ * IR. */
 bool ex_aux(const RkMModule *m, const RkNirModule *opt, const char *fn, const RkMInstr *in)
 {
     const RkInsnDesc *d = rk_target_insn(m->t, in->op);
-    if (in->nir < 0 || (d && (d->flags & RK_I_COPY)))
+    bool reg_copy = d && (d->flags & RK_I_COPY) && in->nops == 2 && in->ops[0].kind == RK_MO_REG &&
+                    in->ops[1].kind == RK_MO_REG;
+    static const char *const support[] = {"entry", "result", "move", "remat", "prologue", "epilogue"};
+    for (size_t k = 0; k < sizeof support / sizeof *support; k++)
+        if (!strcmp(in->origin, support[k]))
+            return true;
+    if (reg_copy)
         return true;
-    for (int i = 0; opt && i < opt->nfuncs; i++) {
+    for (int i = 0; opt && in->nir >= 0 && i < opt->nfuncs; i++) {
         const RkFunc *f = opt->funcs[i];
         for (int b = 0; !strcmp(f->name, fn) && b < f->nblocks; b++)
             for (int k = 0; k < f->blocks[b]->ninstrs; k++)
