@@ -345,3 +345,12 @@ EOF
     [[ "$(jq -r .banner f.json)" == *"work in progress"* ]]
     [[ "$(jq -r '.tabs[] | select(.id == "interp") | .text' f.json)" == *"main returned175547"* ]]
 }
+
+@test "explore (chromium): the request check sees what a page would load (a control for the checks above)" {
+    need_chromium
+    cp "$RAKE_ROOT/examples/kernels.rk" k.rk
+    rakec --explore --target x86-sse2 k.rk
+    sed 's|<body>|<body><img src="https://example.invalid/x.png"><link rel="stylesheet" href="none.css">|' k.html >t.html
+    node "$BROWSE" t.html >f.json
+    jq -e --arg u "file://$W/t.html" '[.requests[] | select(. != $u)] | unique == ["file://'"$W"'/none.css", "https://example.invalid/x.png"]' f.json
+}

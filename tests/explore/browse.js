@@ -14,8 +14,9 @@
  * (--remote-debugging-pipe: commands on fd 3, replies and events on fd 4,
  * each a JSON message ended by a NUL byte); Node's standard library only.
  * Every request the page makes is intercepted (Fetch domain, all URL
- * patterns) and listed, and every one but the page itself is failed, so
- * a page that needs the network shows up in `requests` and breaks.
+ * patterns) or seen (Network domain) and listed once, and every one but
+ * the page itself is failed, so a page that needs the network shows up in
+ * `requests` and breaks.
  * The PNG is decoded with zlib (filters undone per scanline) to count its
  * distinct colours and the share of pixels that are not the background.
  * Exit status 0 with the facts on stdout; 2 if Chromium can't be driven. */
@@ -173,7 +174,7 @@ async function main(argv) {
     cdp.on(m => {
       if (m.sessionId !== s) return;
       if (m.method === "Fetch.requestPaused") {
-        requests.push(m.params.request.url);
+        if (!requests.includes(m.params.request.url)) requests.push(m.params.request.url);
         const ok = m.params.request.url === url;
         cdp.send(ok ? "Fetch.continueRequest" : "Fetch.failRequest",
                  ok ? { requestId: m.params.requestId } : { requestId: m.params.requestId, errorReason: "BlockedByClient" }, s);
