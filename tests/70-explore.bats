@@ -258,6 +258,18 @@ listed() {
     [ "$n" -eq 60 ]
 }
 
+@test "explore: the sanitizer build of rake-explore writes the same pages" {
+    [ -x "$ASAN_BIN/rake-explore" ] || { echo "no $ASAN_BIN/rake-explore: run 'make build asan' first" >&2; return 1; }
+    for f in "$RAKE_ROOT"/examples/*.rk "$SHARED"/conformance/stacks_several.rk "$SHARED"/conformance/sweeps_grade.rk; do
+        b=$(basename "$f" .rk)
+        for p in x86-avx512 aarch64-neon; do
+            rakec --explore --target "$p" -o "$b.$p.html" "$f" 2>/dev/null || true
+            RAKE_PASS_EXPLORE=$ASAN_BIN/rake-explore rakec --explore --target "$p" -o "$b.$p.asan.html" "$f" 2>/dev/null || true
+            cmp "$b.$p.html" "$b.$p.asan.html"
+        done
+    done
+}
+
 # ---- in a browser ------------------------------------------------------------------------
 
 @test "explore (chromium): every stage renders; line 11 lights exactly the fused multiply-adds; an instruction lights its source" {
