@@ -55,6 +55,21 @@ endef
 LDLIBS_rake-verify := -lcapstone
 $(foreach p,$(PASSES),$(eval $(call PROG,$(p))))
 
+# rake-explore's page template, style sheet and script, as C arrays (xxd -i)
+# linked into the program, so the page it writes needs no other file.
+EXPLORE_ASSETS := page.html explore.css explore.js
+define ASSETS
+$(1)/passes/rake-explore/assets.c: $(addprefix passes/rake-explore/,$(EXPLORE_ASSETS))
+	@mkdir -p $$(@D)
+	cd passes/rake-explore && for f in $(EXPLORE_ASSETS); do xxd -i $$$$f || exit 1; done >$(CURDIR)/$$@.tmp
+	mv -f $$@.tmp $$@
+$(1)/passes/rake-explore/assets.o: $(1)/passes/rake-explore/assets.c
+	$$(CC) $(2) -c $$< -o $$@
+$(1)/bin/rake-explore: $(1)/passes/rake-explore/assets.o
+endef
+$(eval $(call ASSETS,build,$(CFLAGS)))
+$(eval $(call ASSETS,build-asan,$(ASANFLAGS)))
+
 # copy and rename, so a binary that is running is replaced, not rewritten
 bin/%: build/bin/%
 	@mkdir -p bin
