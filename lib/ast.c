@@ -282,6 +282,40 @@ json_t *rk_ast_encode(const RkModule *m, const char *kind)
 
 /* --- children ------------------------------------------------------------ */
 
+static const char *pointer_in(const RkNode *at, const RkNode *n, const char *path)
+{
+    if (at == n)
+        return path;
+    for (const Field *f = specs[at->kind]; f->key; f++) {
+        if (f->type == F_NODE || f->type == F_OPT_NODE) {
+            const RkNode *c = AT(at, f, RkNode *);
+            const char *p = c ? pointer_in(c, n, rk_arena_printf(&rk_heap, "%s/%s", path, f->key))
+                              : NULL;
+            if (p)
+                return p;
+        } else if (f->type == F_LIST || f->type == F_OPT_LIST) {
+            RkList l = AT(at, f, RkList);
+            for (int i = 0; i < l.len; i++) {
+                const char *p = pointer_in(
+                    l.items[i], n, rk_arena_printf(&rk_heap, "%s/%s/%d", path, f->key, i));
+                if (p)
+                    return p;
+            }
+        }
+    }
+    return NULL;
+}
+
+const char *rk_ast_pointer(const RkModule *m, const RkNode *n)
+{
+    for (int i = 0; i < m->decls.len; i++) {
+        const char *p = pointer_in(m->decls.items[i], n, rk_arena_printf(&rk_heap, "/decls/%d", i));
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
 bool rk_ast_any_child_at(RkNode *n, RkChildAtTest test, void *ctx)
 {
     for (const Field *f = specs[n->kind]; f->key; f++) {

@@ -112,6 +112,11 @@ typedef struct RkModule {
  * index follows decls as they are appended. */
 RkNode *rk_ast_find_decl(RkModule *m, const char *name, bool tine);
 
+/* The JSON pointer of node n in the module's document ("/decls/2/params/0"),
+ * for a located input error about it; NULL if n is not in the tree (a node
+ * a pass made). */
+const char *rk_ast_pointer(const RkModule *m, const RkNode *n);
+
 RkNode *rk_node_new(RkKind kind, RkLoc loc);
 const char *rk_kind_name(RkKind kind);
 bool rk_kind_is_expr(RkKind kind);

@@ -645,3 +645,20 @@ meaning() {
     [ "$n" -ge 1 ] || fail_file "$NIR/meaning" "no programs"
     report
 }
+
+# Found by tests/90's mutation run: a rake.checked document whose run
+# parameter had lost its "ty" made rake-lower stop with an internal error
+# (exit 3) instead of refusing its input.
+@test "nir: rake-lower refuses a node without the type rake-check gives it, located in the document (exit 2)" {
+    local c=$BATS_TEST_TMPDIR/c.json b=$BATS_TEST_TMPDIR/bad.json bin
+    "$BIN/rake-parse" "$RAKE_ROOT/examples/particles.rk" | "$BIN/rake-check" --target x86-avx2 >"$c"
+    for what in 'del(.decls[2].params[1].ty)' '.decls[2].params[1].ty = "rack<f99>"'; do
+        jq "$what" "$c" >"$b"
+        for bin in "$BIN" "$ASAN_BIN"; do
+            run "$bin/rake-lower" <"$b"
+            [ "$status" -eq 2 ] || { echo "$what: status $status: $output"; return 1; }
+            [[ "${lines[0]}" =~ ^rake-lower:\ \<stdin\>:[0-9]+:[0-9]+:\ this\ param\ has\ (no|an\ unreadable)\ \"ty\" ]] ||
+                { echo "$what: ${lines[0]}"; return 1; }
+        done
+    done
+}

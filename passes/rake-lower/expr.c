@@ -10,15 +10,23 @@
 #include <string.h>
 
 #include "arena.h"
+#include "ir.h"
 #include "lower.h"
 
+/* A node's type from rake-check's "ty".  A document without one where
+ * rake-lower needs it is not what rake-check writes: an input error at
+ * the node (exit 2), unless the node is one rake-lower made itself. */
 const RkType *node_ty(RkNode *n)
 {
     const RkType *t = n->ty ? rk_type_parse(n->ty) : NULL;
-    if (!t)
-        rk_diag_internal("rake-lower: %s at %d:%d has no type", rk_kind_name(n->kind),
-                         n->loc.line, n->loc.col);
-    return t;
+    if (t)
+        return t;
+    const char *at = L && L->module ? rk_ast_pointer(L->module, n) : NULL;
+    if (at)
+        rk_ir_fail_at(at, "this %s has %s \"ty\" (rake-check types every node rake-lower reads)",
+                      rk_kind_name(n->kind), n->ty ? "an unreadable" : "no");
+    rk_diag_internal("rake-lower: %s at %d:%d has no type", rk_kind_name(n->kind), n->loc.line,
+                     n->loc.col);
 }
 
 static uint64_t literal_bits(RkNode *lit, RkElem e)
