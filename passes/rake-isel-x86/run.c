@@ -912,7 +912,7 @@ static RkMReg value_reg(int id)
 static int edge(RkEdge *e, bool from_branch)
 {
     int to = R.nir2mir[e->block];
-    if (!e->nargs && (from_branch || !S->mf->blocks[to]->nparams))
+    if (!e->nargs && from_branch)
         return to;
     int from = S->mf->cur;
     int b = from;

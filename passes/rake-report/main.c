@@ -189,22 +189,33 @@ static bool vector_instr(const RkMInstr *in)
     return false;
 }
 
-/* The full-rack loop: the blocks from the body's label ("b2", rake-lower's
- * first loop block after the head) up to the tail test's. */
+static bool is_ret(const RkTarget *t, const RkMInstr *in) { return !strcmp(in->op, t->ret); }
+
+/* The full-rack loop: the longest stretch of the emitted code from a
+ * backward branch's target to that branch (the loop is rotated, so the
+ * stretch is its body and its test) that holds no return; an unrolled
+ * loop's stretch holds both of its racks. */
 static void loop_counts(const RkMFunc *f, const RkTarget *t, int *all, int *vec)
 {
     RkMFlat fl = rk_mir_flatten(f, t);
     int from = -1, to = -1;
-    for (int b = 0; b < f->nblocks; b++) {
-        if (!strcmp(f->blocks[b]->label, "b2"))
-            from = fl.block_at[b];
-        if (!strcmp(f->blocks[b]->label, "b3"))
-            to = fl.block_at[b];
+    for (int p = 0; p < fl.n; p++) {
+        const RkMInstr *in = &fl.ins[p];
+        for (int k = 0; k < in->nops; k++) {
+            if (in->ops[k].kind != RK_MO_LABEL)
+                continue;
+            int at = fl.block_at[in->ops[k].imm];
+            bool clean = at >= 0 && at <= p;
+            for (int q = at; clean && q <= p; q++)
+                clean = !is_ret(t, &fl.ins[q]);
+            if (clean && p - at > to - from) {
+                from = at;
+                to = p;
+            }
+        }
     }
     *all = *vec = 0;
-    if (from < 0 || to < from)
-        return;
-    for (int i = from; i < to; i++) {
+    for (int i = from; from >= 0 && i <= to; i++) {
         (*all)++;
         *vec += vector_instr(&fl.ins[i]);
     }
