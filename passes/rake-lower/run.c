@@ -690,8 +690,11 @@ static void stack_run(RkNode *fn)
     int lanes = L->run_lanes;
     int pos = emit3(RK_OP_U_SELECT, I64, emit2(RK_OP_U_CMP_GT, B, count, lit64(0), loc), count,
                     lit64(0), loc);
-    int full = emit2(RK_OP_U_SUB, I64, pos,
-                     emit2(RK_OP_U_AND, I64, pos, lit64(lanes - 1), loc), loc);
+    /* the records of whole racks: pos rounded down to the lanes (a power
+     * of two), one and with -lanes */
+    if (lanes & (lanes - 1))
+        rk_diag_internal("rake-lower: %d lanes in a rack", lanes);
+    int full = emit2(RK_OP_U_AND, I64, pos, lit64(-(int64_t)lanes), loc);
     RkBlock *head = rk_nir_block(L->f), *body = rk_nir_block(L->f);
     RkBlock *ttest = rk_nir_block(L->f), *tail = rk_nir_block(L->f), *done = rk_nir_block(L->f);
     branch(head, (int[]){lit64(0), lit64(0)}, 2, loc);
