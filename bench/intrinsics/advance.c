@@ -2,16 +2,7 @@
  * (kill = 0) move by velocity * dt and age by dt; the dead keep their
  * values (`where #alive`).  Five f32 columns and a u8 column. */
 #include "rake_intrin.h"
-
-struct rake_stack_Particle_v2 {
-    int64_t count;
-    float *posx;
-    float *posy;
-    float *velx;
-    float *vely;
-    float *age;
-    uint8_t *kill;
-};
+#include "../c/rake_abi.h" /* the benchmark's descriptors and signatures */
 
 void advance__advance(struct rake_stack_Particle_v2 *particles, float dt)
 {
@@ -51,3 +42,6 @@ V advance__step(V position, V velocity, float dt)
 {
     return vfma(velocity, vset1(dt), position);
 }
+
+/* the signature bench/run checks Rake's run against */
+_Static_assert(_Generic(&advance__advance, advance_fn *: 1, default: 0), "advance__advance differs from bench/c/rake_abi.h");

@@ -3,12 +3,7 @@
  * signed and unsigned lane order.  SSE2 has no pminsd/pminud (SSE4.1):
  * a comparison and a select, with the sign bit flipped for u32. */
 #include "rake_intrin.h"
-
-struct rake_stack_Counts_v2 {
-    int64_t count;
-    int32_t *signed_value;
-    uint32_t *unsigned_value;
-};
+#include "../c/rake_abi.h" /* the benchmark's descriptors and signatures */
 
 #if defined(__AVX512F__)
 RK VI vset1_i(int32_t x) { return _mm512_set1_epi32(x); }
@@ -54,3 +49,6 @@ void clamp__clamp_counts(struct rake_stack_Counts_v2 *values, int32_t lo, int32_
         store_tail_i(u + full, clamp_u(load_tail_i(u + full, rem, t), ul, uh), rem, t);
     }
 }
+
+/* the signature bench/run checks Rake's run against */
+_Static_assert(_Generic(&clamp__clamp_counts, clamp_counts_fn *: 1, default: 0), "clamp__clamp_counts differs from bench/c/rake_abi.h");

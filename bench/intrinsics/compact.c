@@ -2,16 +2,7 @@
  * kill byte is 0, in their order, in place; all six columns move
  * (compact_common.h, shared with examples/particles.rk's survivors). */
 #include "compact_common.h"
-
-struct rake_stack_Particle_v2 {
-    int64_t count;
-    float *posx;
-    float *posy;
-    float *velx;
-    float *vely;
-    float *age;
-    uint8_t *kill;
-};
+#include "../c/rake_abi.h" /* the benchmark's descriptors and signatures */
 
 void compact__compact_live(struct rake_stack_Particle_v2 *particles)
 {
@@ -19,3 +10,6 @@ void compact__compact_live(struct rake_stack_Particle_v2 *particles)
                            particles->age};
     particles->count = compact_live(col, 5, particles->kill, particles->count);
 }
+
+/* the signature bench/run checks Rake's run against */
+_Static_assert(_Generic(&compact__compact_live, compact_live_fn *: 1, default: 0), "compact__compact_live differs from bench/c/rake_abi.h");

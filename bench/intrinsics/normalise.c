@@ -1,15 +1,7 @@
 /* bench/kernels/normalise.rk with x86 intrinsics: u8 lanes widened, converted
  * (they are below 2^8, so the signed conversion is exact) and scaled. */
 #include "rake_intrin.h"
-
-struct rake_stack_Bytes_v2 {
-    int64_t count;
-    uint8_t *level;
-};
-struct rake_stack_Levels_v2 {
-    int64_t count;
-    float *value;
-};
+#include "../c/rake_abi.h" /* the benchmark's descriptors and signatures */
 
 #if defined(__AVX512F__)
 RK V vcvt(VI a) { return _mm512_cvtepi32_ps(a); }
@@ -35,3 +27,6 @@ void normalise__normalise(const struct rake_stack_Bytes_v2 *input,
         store_tail(v + full, vmul(vcvt(load_u8_tail(b + full, rem, t)), vand_m(t, s)), rem, t);
     }
 }
+
+/* the signature bench/run checks Rake's run against */
+_Static_assert(_Generic(&normalise__normalise, normalise_fn *: 1, default: 0), "normalise__normalise differs from bench/c/rake_abi.h");

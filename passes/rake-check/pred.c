@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "strbuf.h"
 #include "check.h"
 
 typedef struct Frame Frame;
@@ -35,25 +36,6 @@ static int natoms, atoms_cap;
 
 /* --- canonical keys ------------------------------------------------------- */
 
-typedef struct Buf {
-    char *s;
-    size_t len, cap;
-} Buf;
-
-static void put(Buf *b, const char *s)
-{
-    size_t n = strlen(s);
-    if (b->len + n + 1 > b->cap) {
-        b->cap = (b->len + n + 1) * 2;
-        char *p = rk_arena_alloc(&rk_heap, b->cap);
-        if (b->len)
-            memcpy(p, b->s, b->len);
-        b->s = p;
-    }
-    memcpy(b->s + b->len, s, n + 1);
-    b->len += n;
-}
-
 static RkNode *param_arg(const char *name, Frame **where)
 {
     if (!frame)
@@ -67,22 +49,22 @@ static RkNode *param_arg(const char *name, Frame **where)
     return NULL;
 }
 
-static void key(Buf *b, RkNode *n);
+static void key(RkBuf *b, RkNode *n);
 static void child_key(RkNode *n, void *b);
 
-static void literal_key(Buf *b, RkNode *n)
+static void literal_key(RkBuf *b, RkNode *n)
 {
     const char *t = n->text;
     double v = strtod(t, NULL);
     long long iv;
     if (n->kind == RK_INT && !(int_literal_value(n, &iv) && iv < (1ll << 53) &&
                                iv > -(1ll << 53)))
-        put(b, rk_arena_printf(&rk_heap, "i:%s", t));
+        rk_buf_put(b, rk_arena_printf(&rk_heap, "i:%s", t));
     else
-        put(b, rk_arena_printf(&rk_heap, "n:%a", v));
+        rk_buf_put(b, rk_arena_printf(&rk_heap, "n:%a", v));
 }
 
-static void name_key(Buf *b, RkNode *n)
+static void name_key(RkBuf *b, RkNode *n)
 {
     Frame *caller;
     RkNode *arg = param_arg(n->name, &caller);
@@ -95,12 +77,12 @@ static void name_key(Buf *b, RkNode *n)
     }
     Binding *bd = frame ? NULL : lookup(n->name);
     if (bd)
-        put(b, rk_arena_printf(&rk_heap, "$%d", bd->slot));
+        rk_buf_put(b, rk_arena_printf(&rk_heap, "$%d", bd->slot));
     else
-        put(b, rk_arena_printf(&rk_heap, "@%s", n->name));
+        rk_buf_put(b, rk_arena_printf(&rk_heap, "@%s", n->name));
 }
 
-static void key(Buf *b, RkNode *n)
+static void key(RkBuf *b, RkNode *n)
 {
     switch (n->kind) {
     case RK_INT:
@@ -116,33 +98,33 @@ static void key(Buf *b, RkNode *n)
     default:
         break;
     }
-    put(b, "(");
-    put(b, rk_kind_name(n->kind));
+    rk_buf_put(b, "(");
+    rk_buf_put(b, rk_kind_name(n->kind));
     if (n->op) {
-        put(b, " ");
-        put(b, n->op);
+        rk_buf_put(b, " ");
+        rk_buf_put(b, n->op);
     }
     if (n->name) {
-        put(b, " ");
-        put(b, n->name);
+        rk_buf_put(b, " ");
+        rk_buf_put(b, n->name);
     }
     if (n->text) {
-        put(b, " ");
-        put(b, n->text);
+        rk_buf_put(b, " ");
+        rk_buf_put(b, n->text);
     }
     rk_ast_each_child(n, child_key, b);
-    put(b, ")");
+    rk_buf_put(b, ")");
 }
 
 static void child_key(RkNode *n, void *b)
 {
-    put(b, " ");
+    rk_buf_put(b, " ");
     key(b, n);
 }
 
 /* --- printing ---------------------------------------------------------------- */
 
-static void text(Buf *b, RkNode *n, int prec);
+static void text(RkBuf *b, RkNode *n, int prec);
 
 static int prec_of(RkNode *n)
 {
@@ -156,24 +138,24 @@ static int prec_of(RkNode *n)
     return 3;
 }
 
-static void text_list(Buf *b, RkList l)
+static void text_list(RkBuf *b, RkList l)
 {
     for (int i = 0; i < l.len; i++) {
         if (i)
-            put(b, ", ");
+            rk_buf_put(b, ", ");
         text(b, l.items[i], 0);
     }
 }
 
-static void text(Buf *b, RkNode *n, int prec)
+static void text(RkBuf *b, RkNode *n, int prec)
 {
     int p = prec_of(n);
     bool paren = p < prec;
     if (paren)
-        put(b, "(");
+        rk_buf_put(b, "(");
     switch (n->kind) {
     case RK_INT: case RK_FLOAT: case RK_BOOL:
-        put(b, n->text);
+        rk_buf_put(b, n->text);
         break;
     case RK_NAME: {
         Frame *caller;
@@ -184,81 +166,81 @@ static void text(Buf *b, RkNode *n, int prec)
             text(b, arg, prec);
             frame = saved;
         } else {
-            put(b, n->name);
+            rk_buf_put(b, n->name);
         }
         break;
     }
     case RK_UNIFORM:
-        put(b, "<");
+        rk_buf_put(b, "<");
         text(b, n->operand, 0);
-        put(b, ">");
+        rk_buf_put(b, ">");
         break;
     case RK_BINARY:
         text(b, n->lhs, p);
-        put(b, " ");
-        put(b, n->op);
-        put(b, " ");
+        rk_buf_put(b, " ");
+        rk_buf_put(b, n->op);
+        rk_buf_put(b, " ");
         text(b, n->rhs, p + 1);
         break;
     case RK_UNARY:
-        put(b, n->op);
+        rk_buf_put(b, n->op);
         if (n->op[0] == 'n')
-            put(b, " ");
+            rk_buf_put(b, " ");
         text(b, n->operand, 6);
         break;
     case RK_GAPS:
         text(b, n->operand, 9);
-        put(b, " gaps");
+        rk_buf_put(b, " gaps");
         break;
     case RK_TINE_REF:
-        put(b, "#");
-        put(b, n->name);
+        rk_buf_put(b, "#");
+        rk_buf_put(b, n->name);
         if (n->applied) {
-            put(b, "(");
+            rk_buf_put(b, "(");
             text_list(b, n->args);
-            put(b, ")");
+            rk_buf_put(b, ")");
         }
         break;
     case RK_FIELD:
         text(b, n->object, 9);
-        put(b, ".");
-        put(b, n->name);
+        rk_buf_put(b, ".");
+        rk_buf_put(b, n->name);
         break;
     case RK_INDEX:
         text(b, n->object, 9);
-        put(b, n->unchecked ? "[unchecked " : "[");
+        rk_buf_put(b, n->unchecked ? "[unchecked " : "[");
         text(b, n->index, 0);
-        put(b, "]");
+        rk_buf_put(b, "]");
         break;
     case RK_CALL:
-        put(b, n->name);
-        put(b, "(");
+        rk_buf_put(b, n->name);
+        rk_buf_put(b, "(");
         text_list(b, n->args);
-        put(b, ")");
+        rk_buf_put(b, ")");
         break;
     case RK_IF_EXPR:
-        put(b, "if ");
+        rk_buf_put(b, "if ");
         text(b, n->cond, 0);
-        put(b, " then ");
+        rk_buf_put(b, " then ");
         text(b, n->then_e, 0);
-        put(b, " else ");
+        rk_buf_put(b, " else ");
         text(b, n->else_e, 0);
         break;
     case RK_WILDCARD:
-        put(b, "_");
+        rk_buf_put(b, "_");
         break;
     default:
-        put(b, "...");
+        rk_buf_put(b, "...");
         break;
     }
     if (paren)
-        put(b, ")");
+        rk_buf_put(b, ")");
 }
 
 const char *expr_text(RkNode *e)
 {
-    Buf b = {0};
-    put(&b, "");
+    RkBuf b = {0};
+    rk_buf_put(&b, "");
     text(&b, e, 0);
     return b.s;
 }
@@ -271,8 +253,8 @@ void pred_reset(void) { natoms = 0; }
 
 RkBdd atom_for(RkNode *cmp)
 {
-    Buf b = {0};
-    put(&b, "");
+    RkBuf b = {0};
+    rk_buf_put(&b, "");
     key(&b, cmp);
     for (int i = 0; i < natoms; i++)
         if (!strcmp(atoms[i].key, b.s))
@@ -344,18 +326,18 @@ const char *describe_witness(RkBdd uncovered)
 {
     int *assign = malloc(sizeof(int) * (size_t)(natoms ? natoms : 1));
     rk_bdd_witness(uncovered, assign, natoms);
-    Buf b = {0};
-    put(&b, "");
+    RkBuf b = {0};
+    rk_buf_put(&b, "");
     int n = 0;
     for (int i = 0; i < natoms; i++) {
         if (assign[i] < 0)
             continue;
-        put(&b, n++ ? ", " : "");
-        put(&b, atoms[i].text);
-        put(&b, assign[i] ? " holds" : " fails");
+        rk_buf_put(&b, n++ ? ", " : "");
+        rk_buf_put(&b, atoms[i].text);
+        rk_buf_put(&b, assign[i] ? " holds" : " fails");
     }
     free(assign);
     if (!n)
-        put(&b, "every lane");
+        rk_buf_put(&b, "every lane");
     return b.s;
 }

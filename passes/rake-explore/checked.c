@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "strbuf.h"
 #include "explore.h"
 #include "profile.h"
 #include "types.h"
@@ -32,25 +33,6 @@ typedef struct Ctx {
 } Ctx;
 
 /* --- expressions as text --------------------------------------------------- */
-
-typedef struct Buf {
-    char *s;
-    size_t n, cap;
-} Buf;
-
-static void put(Buf *b, const char *s)
-{
-    size_t k = strlen(s);
-    if (b->n + k + 1 > b->cap) {
-        b->cap = (b->n + k + 1) * 2;
-        char *t = rk_arena_alloc(&rk_heap, b->cap);
-        if (b->s)
-            memcpy(t, b->s, b->n);
-        b->s = t;
-    }
-    memcpy(b->s + b->n, s, k + 1);
-    b->n += k;
-}
 
 static const char *kind(json_t *n)
 {
@@ -77,85 +59,85 @@ static int prec(const char *op)
     return 6;
 }
 
-static void expr(Buf *b, json_t *n);
+static void expr(RkBuf *b, json_t *n);
 
-static void operand(Buf *b, json_t *n, int parent, bool right)
+static void operand(RkBuf *b, json_t *n, int parent, bool right)
 {
     bool paren = !strcmp(kind(n), "binary") &&
                  (prec(sval(n, "op")) < parent || (right && prec(sval(n, "op")) == parent));
-    put(b, paren ? "(" : "");
+    rk_buf_put(b, paren ? "(" : "");
     expr(b, n);
-    put(b, paren ? ")" : "");
+    rk_buf_put(b, paren ? ")" : "");
 }
 
-static void args(Buf *b, json_t *a)
+static void args(RkBuf *b, json_t *a)
 {
-    put(b, "(");
+    rk_buf_put(b, "(");
     for (size_t i = 0; i < json_array_size(a); i++) {
-        put(b, i ? ", " : "");
+        rk_buf_put(b, i ? ", " : "");
         expr(b, json_array_get(a, i));
     }
-    put(b, ")");
+    rk_buf_put(b, ")");
 }
 
-static void expr(Buf *b, json_t *n)
+static void expr(RkBuf *b, json_t *n)
 {
     const char *k = kind(n);
     if (!strcmp(k, "tine_ref")) {
-        put(b, "#");
-        put(b, sval(n, "name"));
+        rk_buf_put(b, "#");
+        rk_buf_put(b, sval(n, "name"));
         if (json_is_true(json_object_get(n, "applied")))
             args(b, json_object_get(n, "args"));
     } else if (!strcmp(k, "binary")) {
         int p = prec(sval(n, "op"));
         operand(b, json_object_get(n, "lhs"), p, false);
-        put(b, " ");
-        put(b, sval(n, "op"));
-        put(b, " ");
+        rk_buf_put(b, " ");
+        rk_buf_put(b, sval(n, "op"));
+        rk_buf_put(b, " ");
         operand(b, json_object_get(n, "rhs"), p, true);
     } else if (!strcmp(k, "unary")) {
-        put(b, sval(n, "op"));
-        put(b, isalpha((unsigned char)sval(n, "op")[0]) ? " " : "");
+        rk_buf_put(b, sval(n, "op"));
+        rk_buf_put(b, isalpha((unsigned char)sval(n, "op")[0]) ? " " : "");
         operand(b, json_object_get(n, "operand"), 6, false);
     } else if (!strcmp(k, "gaps")) {
         operand(b, json_object_get(n, "operand"), 6, false);
-        put(b, " gaps");
+        rk_buf_put(b, " gaps");
     } else if (!strcmp(k, "uniform")) {
-        put(b, "<");
+        rk_buf_put(b, "<");
         expr(b, json_object_get(n, "operand"));
-        put(b, ">");
+        rk_buf_put(b, ">");
     } else if (!strcmp(k, "call")) {
-        put(b, sval(n, "name"));
+        rk_buf_put(b, sval(n, "name"));
         args(b, json_object_get(n, "args"));
     } else if (!strcmp(k, "field")) {
         expr(b, json_object_get(n, "object"));
-        put(b, ".");
-        put(b, sval(n, "name"));
+        rk_buf_put(b, ".");
+        rk_buf_put(b, sval(n, "name"));
     } else if (!strcmp(k, "index")) {
         expr(b, json_object_get(n, "object"));
-        put(b, "[");
+        rk_buf_put(b, "[");
         expr(b, json_object_get(n, "index"));
-        put(b, "]");
+        rk_buf_put(b, "]");
     } else if (!strcmp(k, "convert") || !strcmp(k, "bitcast")) {
-        put(b, sval(json_object_get(n, "type"), "name"));
-        put(b, "(");
+        rk_buf_put(b, sval(json_object_get(n, "type"), "name"));
+        rk_buf_put(b, "(");
         expr(b, json_object_get(n, "operand"));
-        put(b, ")");
+        rk_buf_put(b, ")");
     } else if (!strcmp(k, "name")) {
-        put(b, sval(n, "name"));
+        rk_buf_put(b, sval(n, "name"));
     } else if (!strcmp(k, "int") || !strcmp(k, "float") || !strcmp(k, "bool")) {
-        put(b, sval(n, "text"));
+        rk_buf_put(b, sval(n, "text"));
     } else if (!strcmp(k, "wildcard")) {
-        put(b, "_");
+        rk_buf_put(b, "_");
     } else {
-        put(b, "…");
+        rk_buf_put(b, "…");
     }
 }
 
 static const char *text_of(json_t *n)
 {
-    Buf b = {0};
-    put(&b, "");
+    RkBuf b = {0};
+    rk_buf_put(&b, "");
     expr(&b, n);
     return b.s;
 }
