@@ -62,11 +62,16 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     for (int b = 0; b < f->nblocks; b++)
         for (int i = 0; i < f->blocks[b]->ninstrs; i++)
             budget += 4 * ra_const_load(&f->blocks[b]->instrs[i]);
-    for (;;) {
+    for (bool first = true;; first = false) {
         ra_positions(&ra);
         ra.r = calloc((size_t)f->nvregs + 1, sizeof *ra.r);
         limits(&ra);
         ra_intervals(&ra);
+        if (first && ra_commute(&ra)) {
+            free(ra.r);
+            free(ra.allowed);
+            continue;
+        }
         int cls = 0, stuck = ra_scan(&ra, &cls);
         if (stuck < 0)
             break;

@@ -3,6 +3,7 @@
  *   main.c     reading and writing rake.mir, the allocation loop
  *   live.c     positions, liveness across blocks, one interval per vreg
  *   scan.c     the linear scan, rematerialisation, running out
+ *   commute.c  a copy into a commuting operation takes its dying operand
  *   resolve.c  physical registers into the code, jump moves, saves
  *
  * rake-ra sees register classes and numbers only; names, allocation
@@ -62,6 +63,9 @@ int ra_scan(Ra *ra, int *cls);
 bool ra_rematerialise(Ra *ra, int stuck, int cls);
 bool ra_const_load(const RkMInstr *in); /* a load from the constant pool */
 _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls);
+
+/* commute.c: true if it swapped operands (the intervals are then stale) */
+bool ra_commute(Ra *ra);
 
 /* resolve.c */
 void ra_resolve(Ra *ra);

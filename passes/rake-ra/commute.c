@@ -1,0 +1,59 @@
+/* commute.c: a copy into a commuting operation copies the operand that
+ * dies there.
+ *
+ * A two-operand encoding (SSE2's addps, andps, orps, ...) makes the
+ * selector write `d = a op b` as `copy d <- a; op d, b`.  When a lives on
+ * and b dies at the operation, the copy stays: d and a are live at once.
+ * The operation commutes, so `copy d <- b; op d, a` means the same, and
+ * then b, dying at the copy, hands its register to d and the copy is a
+ * move of a register onto itself, which goes.  Only operations the target
+ * table marks RK_I_COMMUTE (not min and max: their second operand decides
+ * NaNs and signed zeros), with plain register operands of one class and
+ * view.  Runs once, on the first intervals; the caller recomputes them. */
+#include "ra.h"
+
+static bool plain(const RkMOp *o)
+{
+    return o->kind == RK_MO_REG && o->reg.virt && o->mask.num < 0 && !o->zero;
+}
+
+static bool has_flag(const Ra *ra, const RkMInstr *in, unsigned flag)
+{
+    const RkInsnDesc *d = in->op ? rk_target_insn(ra->t, in->op) : NULL;
+    return d && (d->flags & flag);
+}
+
+/* copy d <- a, then op d, b: the positions' vregs, or false. */
+static bool pattern(const Ra *ra, const RkMInstr *c, const RkMInstr *op)
+{
+    if (!has_flag(ra, c, RK_I_COPY) || c->nops != 2 || !has_flag(ra, op, RK_I_COMMUTE) ||
+        op->nops != 2)
+        return false;
+    const RkMOp *d = &c->ops[0], *a = &c->ops[1], *x = &op->ops[0], *b = &op->ops[1];
+    return plain(d) && plain(a) && plain(x) && plain(b) && d->def && !d->use && x->def &&
+           x->use && !b->def && x->reg.num == d->reg.num && a->bits == b->bits &&
+           d->bits == x->bits && a->reg.cls == b->reg.cls && b->reg.num != a->reg.num &&
+           b->reg.num != d->reg.num;
+}
+
+bool ra_commute(Ra *ra)
+{
+    bool changed = false;
+    RkMFunc *f = ra->f;
+    for (int blk = 0; blk < f->nblocks; blk++) {
+        RkMBlock *bl = f->blocks[blk];
+        for (int i = 0; i + 1 < bl->ninstrs; i++) {
+            RkMInstr *c = &bl->instrs[i], *op = &bl->instrs[i + 1];
+            if (!pattern(ra, c, op))
+                continue;
+            int at = ra->pos.start[blk] + 1 + i + 1;
+            int a = c->ops[1].reg.num, b = op->ops[1].reg.num;
+            if (ra->r[b].hi != at || ra->r[a].hi <= at)
+                continue;
+            c->ops[1].reg.num = b;
+            op->ops[1].reg.num = a;
+            changed = true;
+        }
+    }
+    return changed;
+}
