@@ -336,6 +336,7 @@ static bool signed_convert(Fn *x)
                 continue;
             RkInstr *c = insert_before(b, in, x->f, RK_OP_RACK_BITCAST, rk_ty_rack(RK_E_I32),
                                        &in->args[0], 1);
+            c->fused = -1; /* a bitcast is no fusable operation: outside the region */
             in->args[0] = c->id;
             changed = true;
         }
