@@ -442,3 +442,14 @@ clamp_asm() {
     clamp_asm x86-sse2 >"$BATS_TEST_TMPDIR/sse2.s"
     ! grep -E '	p[a-z]+	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), ' "$BATS_TEST_TMPDIR/sse2.s"
 }
+
+@test "native runs: a folded column load is never an aligned move's memory operand (columns have no alignment)" {
+    local p
+    for p in x86-avx2 x86-avx512; do
+        "$BIN/rakec" -S --no-report --target "$p" -o "$BATS_TEST_TMPDIR/$p.s" \
+            "$RAKE_ROOT/tests/runs/regress/fold-load-into-aligned-move.rk"
+        # the constant pool may be read by vmovaps; a column (base register) may not
+        ! grep -E '	v?mov(aps|apd|dqa)[a-z0-9]*	-?[0-9]*\(%r[a-z0-9]+(,%r[a-z0-9]+,[0-9])?\)' "$BATS_TEST_TMPDIR/$p.s"
+        grep -q 'vmovaps	\.Lrk_r_c[0-9]*(%rip), %zmm[0-9]*{%k[0-9]}{z}\|vmovups\|vmaskmov\|vpmaskmov' "$BATS_TEST_TMPDIR/$p.s"
+    done
+}

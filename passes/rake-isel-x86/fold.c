@@ -289,6 +289,12 @@ static void compact_pool(RkMFunc *mf)
 
 /* --- column loads ------------------------------------------------------------ */
 
+static bool has_flag(const RkTarget *t, const RkMInstr *in, unsigned flag)
+{
+    const RkInsnDesc *d = in->op ? rk_target_insn(t, in->op) : NULL;
+    return d && (d->flags & flag);
+}
+
 static bool column_load(const RkMInstr *in)
 {
     return in->op && !strcmp(in->op, "vmovups") && in->nops == 2 &&
@@ -322,7 +328,9 @@ static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
         for (int k = 0; k < in->nops; k++) {
             if (!is_vreg(&in->ops[k], v) || in->ops[k].def)
                 continue;
-            if (!foldable(t, in, &k, v))
+            /* a copy's memory form is an aligned move (vmovaps: right for
+             * the constant pool, which is aligned; a column is not) */
+            if (has_flag(t, in, RK_I_COPY) || !foldable(t, in, &k, v))
                 return;
             in->ops[k] = load->ops[1];
             load->op = NULL;
@@ -336,8 +344,10 @@ static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
 /* A run's full-rack column loads read by one instruction become that
  * instruction's memory operand (`vpmaxsd (%rax,%rsi,4), %ymm0, %ymm4`),
  * as clang writes them.  Only with VEX and EVEX encodings, whose memory
- * operands need no alignment (columns have none), and never across a
- * store, so the value read is the one the load would have read. */
+ * operands need no alignment (columns have none), never into a copy
+ * (vmovaps, even zero-masking, wants its memory aligned), and never
+ * across a store, so the value read is the one the load would have
+ * read. */
 void fold_loads(RkMFunc *mf, const RkTarget *t)
 {
     int *reads = read_counts(mf);
