@@ -597,16 +597,23 @@ static void dec_result(Dec *d, json_t *r)
     rk_ir_pop();
 }
 
+/* A register of the target named by a JSON string (any view). */
+static RkRegRef reg_named(Dec *d, json_t *x)
+{
+    RkRegRef ref;
+    int bits;
+    if (!json_is_string(x) || !rk_target_reg_parse(d->t, json_string_value(x), &ref, &bits))
+        rk_ir_fail("expected a register name of %s", d->t->profile);
+    return ref;
+}
+
 static void dec_saved(Dec *d, json_t *saved)
 {
     rk_ir_push_key("saved");
     for (size_t i = 0; saved && i < json_array_size(saved); i++) {
         json_t *x = json_array_get(saved, i);
-        RkRegRef ref;
-        int bits;
         rk_ir_push_index(i);
-        if (!json_is_string(x) || !rk_target_reg_parse(d->t, json_string_value(x), &ref, &bits))
-            rk_ir_fail("expected a register name of %s", d->t->profile);
+        RkRegRef ref = reg_named(d, x);
         if (!(d->t->regs[ref.cls].callee_saved >> ref.num & 1u))
             rk_ir_fail("%s is not callee-saved on %s", json_string_value(x), d->t->profile);
         d->f->saved[ref.cls] |= 1ull << ref.num;
@@ -632,11 +639,8 @@ static void dec_allow_one(Dec *d, json_t *x)
     uint64_t set = 0;
     for (size_t i = 0; i < json_array_size(regs); i++) {
         json_t *r = json_array_get(regs, i);
-        RkRegRef ref;
-        int bits;
         rk_ir_push_index(i);
-        if (!json_is_string(r) || !rk_target_reg_parse(d->t, json_string_value(r), &ref, &bits))
-            rk_ir_fail("expected a register name of %s", d->t->profile);
+        RkRegRef ref = reg_named(d, r);
         if ((int)ref.cls != d->f->vclass[v])
             rk_ir_fail("%s is not a %s register, the class of v%d", json_string_value(r),
                        rk_reg_class_name((RkRegClass)d->f->vclass[v]), (int)v);
