@@ -162,6 +162,24 @@ bool rk_nir_is_constant(const RkInstr *in)
     return info && info->shape == SH_CONST && in->nargs == 0;
 }
 
+bool rk_nir_instr_same(const RkInstr *a, const RkInstr *b)
+{
+    if (a->opc != b->opc || a->nargs != b->nargs || a->bits != b->bits ||
+        a->imm != b->imm || a->nlanes != b->nlanes || a->fused != b->fused ||
+        a->through != b->through || a->benign != b->benign || a->sanitized != b->sanitized ||
+        !a->type != !b->type || (a->type && !rk_ty_equal(a->type, b->type)))
+        return false;
+    if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
+        return false;
+    for (int k = 0; k < a->nargs; k++)
+        if (a->args[k] != b->args[k])
+            return false;
+    for (int k = 0; k < a->nlanes; k++)
+        if (a->lanes[k] != b->lanes[k])
+            return false;
+    return true;
+}
+
 RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,
                      const int *args, int nargs, RkLoc loc)
 {

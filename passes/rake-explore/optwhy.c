@@ -59,23 +59,6 @@ static const RkInstr *def(const RkInstr **d, const RkFunc *f, int id)
     return f && id >= 0 && id < f->nvalues ? d[id] : NULL;
 }
 
-static bool same(const RkInstr *x, const RkInstr *y)
-{
-    if (x->opc != y->opc || x->nargs != y->nargs || x->bits != y->bits || x->imm != y->imm ||
-        x->nlanes != y->nlanes || x->fused != y->fused || x->through != y->through ||
-        !x->type != !y->type || (x->type && !rk_ty_equal(x->type, y->type)))
-        return false;
-    if ((x->text || y->text) && (!x->text || !y->text || strcmp(x->text, y->text)))
-        return false;
-    for (int k = 0; k < x->nargs; k++)
-        if (x->args[k] != y->args[k])
-            return false;
-    for (int k = 0; k < x->nlanes; k++)
-        if (x->lanes[k] != y->lanes[k])
-            return false;
-    return true;
-}
-
 /* An earlier instruction of x's block, kept by rake-opt, that x equals
  * (or, for a constant, has the same value as). */
 static const RkInstr *earlier_twin(const Fns *s, const RkInstr *x)
@@ -87,7 +70,7 @@ static const RkInstr *earlier_twin(const Fns *s, const RkInstr *x)
             continue;
         if (rk_nir_is_constant(x) ? rk_nir_is_constant(o) && o->opc == x->opc && o->bits == x->bits &&
                                         rk_ty_equal(o->type, x->type)
-                                  : same(o, x))
+                                  : rk_nir_instr_same(o, x))
             return o;
     }
     return NULL;
@@ -164,7 +147,7 @@ static void added(const Fns *s, const RkInstr *xa)
 
 static bool differs(const RkInstr *x, const RkInstr *y)
 {
-    return x->opc != y->opc || !same(x, y);
+    return !rk_nir_instr_same(x, y);
 }
 
 OptWhy ex_opt_why(const RkFunc *before, const RkFunc *after)

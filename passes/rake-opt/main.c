@@ -214,24 +214,6 @@ static bool contract(Fn *x)
  * its block (same operation, type, operands and attributes, and the same
  * fused region and through mask) is replaced by it.  Rake kernels compute
  * a tine's mask once in its through block and again in the sweep. */
-static bool same_instr(const RkInstr *a, const RkInstr *b)
-{
-    if (a->opc != b->opc || a->nargs != b->nargs || a->bits != b->bits ||
-        a->imm != b->imm || a->nlanes != b->nlanes || a->fused != b->fused ||
-        a->through != b->through || a->benign != b->benign || a->sanitized != b->sanitized ||
-        !a->type != !b->type || (a->type && !rk_ty_equal(a->type, b->type)))
-        return false;
-    if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text)))
-        return false;
-    for (int k = 0; k < a->nargs; k++)
-        if (a->args[k] != b->args[k])
-            return false;
-    for (int k = 0; k < a->nlanes; k++)
-        if (a->lanes[k] != b->lanes[k])
-            return false;
-    return true;
-}
-
 static bool cse(Fn *x)
 {
     RkFunc *f = x->f;
@@ -245,7 +227,7 @@ static bool cse(Fn *x)
                 continue;
             for (int k = 0; k < j; k++) {
                 RkInstr *o = b->instrs[k];
-                if (o->id >= 0 && same_instr(o, in)) {
+                if (o->id >= 0 && rk_nir_instr_same(o, in)) {
                     replace_uses(f, in->id, o->id);
                     x->uses[in->id] = 0;
                     changed = true;
