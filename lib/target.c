@@ -164,6 +164,12 @@ const RkInsnDesc *rk_target_insn(const RkTarget *t, const char *mnem)
     return s ? &t->insns[s->a] : NULL;
 }
 
+bool rk_target_insn_is(const RkTarget *t, const char *mnem, unsigned flags)
+{
+    const RkInsnDesc *d = mnem ? rk_target_insn(t, mnem) : NULL;
+    return d && (d->flags & flags) == flags;
+}
+
 bool rk_target_has(const RkTarget *t, const RkInsnDesc *d)
 {
     return d && (d->profiles >> t->index & 1u);

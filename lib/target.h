@@ -146,6 +146,9 @@ const char *rk_target_reg_name(const RkTarget *t, RkRegClass c, int num, int bit
 bool rk_target_reg_parse(const RkTarget *t, const char *name, RkRegRef *r, int *bits);
 /* The instruction's row on this target (any profile of the family), or NULL. */
 const RkInsnDesc *rk_target_insn(const RkTarget *t, const char *mnem);
+/* Whether mnem (NULL: none) names a row carrying every RK_I_* flag in
+ * flags. */
+bool rk_target_insn_is(const RkTarget *t, const char *mnem, unsigned flags);
 /* Whether this profile may emit the row. */
 bool rk_target_has(const RkTarget *t, const RkInsnDesc *d);
 /* Registers of a class the allocator may use on this target. */

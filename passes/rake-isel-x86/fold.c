@@ -289,15 +289,11 @@ static void compact_pool(RkMFunc *mf)
 
 /* --- column loads ------------------------------------------------------------ */
 
-static bool has_flag(const RkTarget *t, const RkMInstr *in, unsigned flag)
+/* An unaligned full-width load (the table's copy that may fault: movups,
+ * vmovups) into a virtual vector register. */
+static bool column_load(const RkTarget *t, const RkMInstr *in)
 {
-    const RkInsnDesc *d = in->op ? rk_target_insn(t, in->op) : NULL;
-    return d && (d->flags & flag);
-}
-
-static bool column_load(const RkMInstr *in)
-{
-    return in->op && !strcmp(in->op, "vmovups") && in->nops == 2 &&
+    return rk_target_insn_is(t, in->op, RK_I_COPY | RK_I_FAULT) && in->nops == 2 &&
            in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
            in->ops[0].reg.cls == RK_RC_VEC && !in->ops[0].bits && in->ops[0].mask.num < 0 &&
            in->ops[1].kind == RK_MO_MEM && in->ops[1].mask.num < 0;
@@ -330,7 +326,7 @@ static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
                 continue;
             /* a copy's memory form is an aligned move (vmovaps: right for
              * the constant pool, which is aligned; a column is not) */
-            if (has_flag(t, in, RK_I_COPY) || !foldable(t, in, &k, v))
+            if (rk_target_insn_is(t, in->op, RK_I_COPY) || !foldable(t, in, &k, v))
                 return;
             in->ops[k] = load->ops[1];
             load->op = NULL;
@@ -353,7 +349,7 @@ void fold_loads(RkMFunc *mf, const RkTarget *t)
     int *reads = read_counts(mf);
     for (int b = 0; b < mf->nblocks; b++)
         for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
-            if (column_load(&mf->blocks[b]->instrs[i]))
+            if (column_load(t, &mf->blocks[b]->instrs[i]))
                 fold_load(t, mf->blocks[b], i, reads);
     free(reads);
     drop_removed(mf);

@@ -198,17 +198,6 @@ static int gbin(const char *op, int a, int b, bool imm_ok)
     return d;
 }
 
-/* The condition that holds for b, a when cc holds for a, b. */
-static const char *swapped_cc(const char *cc)
-{
-    static const char *const pairs[][2] = {{"l", "g"}, {"le", "ge"}, {"b", "a"}, {"be", "ae"}};
-    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
-        for (int k = 0; k < 2; k++)
-            if (!strcmp(cc, pairs[i][k]))
-                return pairs[i][1 - k];
-    return cc; /* e, ne */
-}
-
 static const char *int_cc(RkOp op, bool sign)
 {
     switch (op) {
@@ -218,6 +207,18 @@ static const char *int_cc(RkOp op, bool sign)
     case RK_OP_U_CMP_LE: return sign ? "le" : "be";
     case RK_OP_U_CMP_GT: return sign ? "g" : "a";
     default: return sign ? "ge" : "ae";
+    }
+}
+
+/* The comparison that holds for b, a when op holds for a, b. */
+static RkOp swapped_cmp(RkOp op)
+{
+    switch (op) {
+    case RK_OP_U_CMP_LT: return RK_OP_U_CMP_GT;
+    case RK_OP_U_CMP_LE: return RK_OP_U_CMP_GE;
+    case RK_OP_U_CMP_GT: return RK_OP_U_CMP_LT;
+    case RK_OP_U_CMP_GE: return RK_OP_U_CMP_LE;
+    default: return op; /* eq, ne */
     }
 }
 
@@ -807,11 +808,12 @@ static int widen_uniform(RkInstr *in)
 static Flag int_flag(RkInstr *in)
 {
     int a = in->args[0], b = in->args[1];
-    const char *cc = int_cc(in->opc, type_of(a)->elem == RK_E_I64);
+    bool sign = type_of(a)->elem == RK_E_I64;
+    const char *cc = int_cc(in->opc, sign);
     if (R.is_imm[b])
         return (Flag){cc, S->vreg[a], -1, R.imm[b]};
     if (R.is_imm[a])
-        return (Flag){swapped_cc(cc), S->vreg[b], -1, R.imm[a]};
+        return (Flag){int_cc(swapped_cmp(in->opc), sign), S->vreg[b], -1, R.imm[a]};
     return (Flag){cc, S->vreg[a], S->vreg[b], 0};
 }
 

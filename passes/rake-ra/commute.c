@@ -17,16 +17,12 @@ static bool plain(const RkMOp *o)
     return o->kind == RK_MO_REG && o->reg.virt && o->mask.num < 0 && !o->zero;
 }
 
-static bool has_flag(const Ra *ra, const RkMInstr *in, unsigned flag)
-{
-    const RkInsnDesc *d = in->op ? rk_target_insn(ra->t, in->op) : NULL;
-    return d && (d->flags & flag);
-}
-
-/* copy d <- a, then op d, b: the positions' vregs, or false. */
+/* Whether c and op are `copy d <- a; op d, b` with a commuting op and
+ * plain registers that allow the swap. */
 static bool pattern(const Ra *ra, const RkMInstr *c, const RkMInstr *op)
 {
-    if (!has_flag(ra, c, RK_I_COPY) || c->nops != 2 || !has_flag(ra, op, RK_I_COMMUTE) ||
+    if (!rk_target_insn_is(ra->t, c->op, RK_I_COPY) || c->nops != 2 ||
+        !rk_target_insn_is(ra->t, op->op, RK_I_COMMUTE) ||
         op->nops != 2)
         return false;
     const RkMOp *d = &c->ops[0], *a = &c->ops[1], *x = &op->ops[0], *b = &op->ops[1];

@@ -130,8 +130,7 @@ static void resolve_jump(Ra *ra, int b)
 
 static bool self_copy(const RkTarget *t, const RkMInstr *in)
 {
-    const RkInsnDesc *d = rk_target_insn(t, in->op);
-    if (!d || !(d->flags & RK_I_COPY) || in->nops != 2)
+    if (!rk_target_insn_is(t, in->op, RK_I_COPY) || in->nops != 2)
         return false;
     const RkMOp *a = &in->ops[0], *b = &in->ops[1];
     return a->kind == RK_MO_REG && b->kind == RK_MO_REG && a->mask.num < 0 &&
