@@ -229,33 +229,24 @@ RK VI load_u8(const uint8_t *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((c
 RK VI load_i8(const int8_t *p) { return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
 RK VI load_u16(const uint16_t *p) { return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)); }
 RK VI load_i16(const int16_t *p) { return _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)p)); }
-/* guarded lane transfers of the first rem (1..7) elements */
-RK __m128i gather8(const uint8_t *p, int64_t rem) {
-    __m128i t = _mm_setzero_si128();
-    switch (rem) {
-    case 7: t = _mm_insert_epi8(t, p[6], 6); /* fall through */
-    case 6: t = _mm_insert_epi8(t, p[5], 5); /* fall through */
-    case 5: t = _mm_insert_epi8(t, p[4], 4); /* fall through */
-    case 4: t = _mm_insert_epi8(t, p[3], 3); /* fall through */
-    case 3: t = _mm_insert_epi8(t, p[2], 2); /* fall through */
-    case 2: t = _mm_insert_epi8(t, p[1], 1); /* fall through */
-    default: t = _mm_insert_epi8(t, p[0], 0);
+/* guarded lane transfers of the first rem (1..7) elements: one insert
+ * per element, falling through from the last */
+#define RK_GATHER(name, T, insert)                                    \
+    RK __m128i name(const T *p, int64_t rem) {                        \
+        __m128i t = _mm_setzero_si128();                              \
+        switch (rem) {                                                \
+        case 7: t = insert(t, p[6], 6); __attribute__((fallthrough));  \
+        case 6: t = insert(t, p[5], 5); __attribute__((fallthrough));  \
+        case 5: t = insert(t, p[4], 4); __attribute__((fallthrough));  \
+        case 4: t = insert(t, p[3], 3); __attribute__((fallthrough));  \
+        case 3: t = insert(t, p[2], 2); __attribute__((fallthrough));  \
+        case 2: t = insert(t, p[1], 1); __attribute__((fallthrough));  \
+        default: t = insert(t, p[0], 0);                              \
+        }                                                             \
+        return t;                                                     \
     }
-    return t;
-}
-RK __m128i gather16(const uint16_t *p, int64_t rem) {
-    __m128i t = _mm_setzero_si128();
-    switch (rem) {
-    case 7: t = _mm_insert_epi16(t, p[6], 6); /* fall through */
-    case 6: t = _mm_insert_epi16(t, p[5], 5); /* fall through */
-    case 5: t = _mm_insert_epi16(t, p[4], 4); /* fall through */
-    case 4: t = _mm_insert_epi16(t, p[3], 3); /* fall through */
-    case 3: t = _mm_insert_epi16(t, p[2], 2); /* fall through */
-    case 2: t = _mm_insert_epi16(t, p[1], 1); /* fall through */
-    default: t = _mm_insert_epi16(t, p[0], 0);
-    }
-    return t;
-}
+RK_GATHER(gather8, uint8_t, _mm_insert_epi8)
+RK_GATHER(gather16, uint16_t, _mm_insert_epi16)
 RK VI load_u8_tail(const uint8_t *p, int64_t rem, M m) { (void)m; return _mm256_cvtepu8_epi32(gather8(p, rem)); }
 RK VI load_i8_tail(const int8_t *p, int64_t rem, M m) { (void)m; return _mm256_cvtepi8_epi32(gather8((const uint8_t *)p, rem)); }
 RK VI load_u16_tail(const uint16_t *p, int64_t rem, M m) { (void)m; return _mm256_cvtepu16_epi32(gather16(p, rem)); }
