@@ -73,7 +73,7 @@ static void tie(const Cursor *c, json_t *j, const RkMInstr *in, const char *fn)
 static void label(Cursor *c, const char *line, size_t n)
 {
     int k;
-    char fname[256];
+    static const char tramp[] = "rk_tramp_";
     c->f = func_named(c->m, line, n);
     c->tramp = NULL;
     if (c->f) {
@@ -82,7 +82,10 @@ static void label(Cursor *c, const char *line, size_t n)
         c->broken = false;
         return;
     }
-    if (n < sizeof fname && sscanf(line, "rk_tramp_%255[A-Za-z0-9_]", fname) == 1) {
+    /* rk_tramp_RUN_K: (any length) the K-th slow call of RUN */
+    if (n > sizeof tramp - 1 && !strncmp(line, tramp, sizeof tramp - 1)) {
+        char *fname = rk_arena_printf(&rk_heap, "%.*s", (int)(n - (sizeof tramp - 1)),
+                                      line + sizeof tramp - 1);
         char *u = strrchr(fname, '_');
         if (u && sscanf(u + 1, "%d", &k) == 1) {
             const RkMFunc *f = func_named(c->m, fname, (size_t)(u - fname));

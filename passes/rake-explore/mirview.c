@@ -342,9 +342,8 @@ static json_t *func_view(const RkMModule *m, const RkMFunc *f, const RkNirModule
  * IR. */
 bool ex_aux(const RkMModule *m, const RkNirModule *opt, const char *fn, const RkMInstr *in)
 {
-    const RkInsnDesc *d = rk_target_insn(m->t, in->op);
-    bool reg_copy = d && (d->flags & RK_I_COPY) && in->nops == 2 && in->ops[0].kind == RK_MO_REG &&
-                    in->ops[1].kind == RK_MO_REG;
+    bool reg_copy = rk_target_insn_is(m->t, in->op, RK_I_COPY) && in->nops == 2 &&
+                    in->ops[0].kind == RK_MO_REG && in->ops[1].kind == RK_MO_REG;
     static const char *const support[] = {"entry", "result", "move", "remat", "prologue", "epilogue"};
     for (size_t k = 0; k < sizeof support / sizeof *support; k++)
         if (!strcmp(in->origin, support[k]))
