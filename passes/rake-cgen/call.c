@@ -12,6 +12,10 @@
  *                   the stacks' counts, the result's columns against every
  *                   other argument, and against each other.  The run
  *                   writes the result's count itself.
+ *   general run     a statement, on a physical profile: each view as
+ *                   its pointer and i32 count (an array as a view of all
+ *                   its elements), uniforms by value.  No check before the
+ *                   call: the run checks each access itself.
  *   kernel          a scratch or rake whose parameters are uniform f32,
  *                   i32, u32 or bool, returning one of those (System V).
  *
@@ -19,13 +23,15 @@
  * the order they are first called, by C names of their own bound to the
  * symbol with an asm label).  Names of the C library the unit links
  * (rk_cnames_libc) are refused: in the one assembly file, the unit's own
- * calls of that function would reach the kernel.  General runs (views) have no
- * native code yet: a call to one is a located error. */
+ * calls of that function would reach the kernel.  A run parameter that is
+ * neither a stack, a view nor a uniform (a rack, which only C callers can
+ * pass) is a located error. */
 #include <string.h>
 
 #include "arena.h"
 #include "cgen.h"
 #include "cnames.h"
+#include "profile.h"
 
 RkNode *find_decl(const char *name, RkKind k1, RkKind k2)
 {
@@ -42,6 +48,13 @@ RkNode *find_decl(const char *name, RkKind k1, RkKind k2)
  * named after a C keyword.  Only rk_ and rake_ names would collide with the
  * unit's own symbols in the one assembly file. */
 static const char *native_cname(const char *name) { return fmt("rk_native_%s", name); }
+
+/* Whether the unit's profile has native code for general runs. */
+bool physical_target(void)
+{
+    const RkProfile *p = rk_profile_find(G->target);
+    return p && (p->arch == RK_ARCH_X86 || p->arch == RK_ARCH_AARCH64);
+}
 
 static void declare_native(RkNode *c, const char *name, const char *proto)
 {
@@ -163,45 +176,80 @@ static void check_aliasing(RkNode *c, RkNode *run, const char **v, int res)
         }
 }
 
-static const char *run_param_ctype(RkNode *c, RkNode *run, int i, int res)
+/* A C parameter name a header declares: none of C's, and not twice
+ * (a view `x` also names p_x and p_x_count). */
+static const char *header_name(RkNode *p, NameSet *seen, const char *name)
 {
-    RkNode *p = run->params.items[i];
-    const RkType *t = type_of(p);
-    if (t->kind == RK_T_STACK)
-        return fmt("%s%s *", i == res ? "" : "const ", stack_struct(t->name));
-    if (t->kind == RK_T_SCALAR && p->uniform)
-        return elem_ctype(t->elem);
-    refuse(c->loc, "rake-cgen: calling run '%s', whose parameter '%s' is %s: native general "
-                   "runs are work in progress",
-           run->name, p->name, p->ty);
+    if (rk_cnames_reserved(name))
+        refuse(p->loc, "rake-cgen: the parameter '%s' can't be declared in a C header: C "
+                       "reserves the name",
+               name);
+    if (!nameset_add(seen, name))
+        refuse(p->loc, "rake-cgen: the parameter '%s' can't be declared in a C header: "
+                       "another parameter's C name is '%s'",
+               p->name, name);
+    return name;
 }
 
-/* The C boundary's prototype of a stack run (spec page 03): for
- * --emit-header (`named`) under the run's name with its parameters'
- * names, which must not be names C reserves; for the unit, under its C
- * name without parameter names (no `;`: declare_native adds the asm
- * label).  Errors at c. */
+/* A view's C parameters: its first element and its count. */
+static const char *view_params(RkNode *p, const RkType *t, NameSet *seen)
+{
+    const RkType *e = t->inner;
+    const char *ptr = fmt("%s%s *", t->mut ? "" : "const ", elem_ctype(e->elem));
+    if (!seen)
+        return fmt("%s, int32_t", ptr);
+    const char *pn = header_name(p, seen, fmt("p_%s", p->name));
+    return fmt("%s%s, int32_t %s", ptr, pn, header_name(p, seen, fmt("p_%s_count", p->name)));
+}
+
+/* One Rake parameter's C parameters (spec page 03's table), named when
+ * `seen` collects a header's names; errors at c. */
+static const char *run_param(RkNode *c, RkNode *run, int i, int res, NameSet *seen)
+{
+    RkNode *p = run->params.items[i];
+    const RkType *t = p->ty ? rk_type_parse(p->ty) : NULL; /* racks have no slow type */
+    if (!t)
+        refuse(p->loc, "rake-cgen: the parameter '%s' has no type", p->name);
+    if (t->kind == RK_T_VIEW && run->ret)
+        refuse(c->loc, "rake-cgen: the stack run '%s' takes the view '%s': views in stack "
+                       "runs are work in progress natively",
+               run->name, p->name);
+    if (t->kind == RK_T_VIEW && t->inner && t->inner->kind == RK_T_SCALAR)
+        return view_params(p, t, seen);
+    const char *ct = NULL;
+    if (t->kind == RK_T_STACK)
+        ct = fmt("%s%s *", i == res ? "" : "const ", stack_struct(t->name));
+    else if (t->kind == RK_T_SCALAR && p->uniform)
+        ct = elem_ctype(t->elem);
+    else
+        refuse(c->loc, "rake-cgen: the run '%s' takes '%s' (%s) across the C boundary: only "
+                       "stacks, views and <uniforms> are implemented (racks come only from "
+                       "C callers, and their C type is work in progress)",
+               run->name, p->name, p->ty);
+    if (!seen)
+        return ct;
+    return fmt("%s%s%s", ct, t->kind == RK_T_STACK ? "" : " ", header_name(p, seen, p->name));
+}
+
+/* The C boundary's prototype of a run (spec page 03): for --emit-header
+ * (`named`) under the run's name with its parameters' names, which must
+ * not be names C reserves; for the unit, under its C name without
+ * parameter names (no `;`: declare_native adds the asm label).  Errors
+ * at c. */
 const char *run_prototype(RkNode *c, RkNode *run, bool named)
 {
     int res = result_param(run);
+    NameSet seen = {0};
     Buf proto = {0};
     if (named && rk_cnames_reserved(run->name))
         refuse(run->loc, "rake-cgen: the run '%s' can't be declared in a C header: C reserves "
                          "the name",
                run->name);
-    for (int i = 0; named && i < run->params.len; i++)
-        if (rk_cnames_reserved(run->params.items[i]->name))
-            refuse(run->params.items[i]->loc,
-                   "rake-cgen: the parameter '%s' can't be declared in a C header: C "
-                   "reserves the name",
-                   run->params.items[i]->name);
     buf_printf(&proto, "void %s(", named ? run->name : native_cname(run->name));
-    for (int i = 0; i < run->params.len; i++) {
-        const char *t = run_param_ctype(c, run, i, res);
-        bool ptr = t[strlen(t) - 1] == '*';
-        buf_printf(&proto, "%s%s%s%s", i ? ", " : "", t, named && !ptr ? " " : "",
-                   named ? run->params.items[i]->name : "");
-    }
+    for (int i = 0; i < run->params.len; i++)
+        buf_printf(&proto, "%s%s", i ? ", " : "",
+                   run_param(named ? run->params.items[i] : c, run, i, res,
+                             named ? &seen : NULL));
     buf_add(&proto, run->params.len ? ")" : "void)");
     if (named)
         buf_add(&proto, ";");
@@ -211,17 +259,13 @@ const char *run_prototype(RkNode *c, RkNode *run, bool named)
 /* Whether slow code could call the run natively (a stack run). */
 bool native_run(RkNode *run) { return run->ret && result_param(run) >= 0; }
 
-static const char *run_call(RkNode *c, RkNode *run)
+static const char *stack_run_call(RkNode *c, RkNode *run)
 {
     int res = result_param(run);
-    if (!run->ret || res < 0)
-        refuse(c->loc, "rake-cgen: calling general run '%s': native general runs are work in "
-                       "progress",
-               run->name);
+    if (res < 0)
+        refuse(c->loc, "rake-cgen: the run '%s' names no result stack", run->name);
     Buf proto = {0};
     buf_add(&proto, run_prototype(c, run, false));
-    if (c->args.len != run->params.len)
-        refuse(c->loc, "rake-cgen: '%s' takes %d arguments", run->name, run->params.len);
     const char **v = rk_arena_alloc(&rk_heap, sizeof *v * (size_t)(c->args.len + 1));
     for (int i = 0; i < c->args.len; i++)
         v[i] = argument(c->args.items[i], run->params.items[i]);
@@ -239,6 +283,38 @@ static const char *run_call(RkNode *c, RkNode *run)
         buf_printf(&b, "%s%s", i ? ", " : "", v[i]);
     emit("%s(%s);", native_cname(run->name), b.s);
     return v[res];
+}
+
+/* A general run, as a statement: each view argument as its pointer and
+ * count (view_of makes an array a view of all its elements), uniforms as
+ * they are.  Nothing is checked before the call: the run checks each
+ * access itself. */
+static const char *general_run_call(RkNode *c, RkNode *run)
+{
+    if (!physical_target())
+        refuse(c->loc, "rake-cgen: calling general run '%s' on %s: slow code calls general "
+                       "runs natively on x86 and aarch64 profiles only",
+               run->name, G->target);
+    const char *proto = run_prototype(c, run, false);
+    Buf b = {0};
+    buf_add(&b, "");
+    for (int i = 0; i < c->args.len; i++) {
+        RkNode *p = run->params.items[i];
+        const char *v = argument(c->args.items[i], p);
+        if (type_of(p)->kind == RK_T_VIEW)
+            v = fmt("%s.p, (int32_t)%s.n", v, v);
+        buf_printf(&b, "%s%s", i ? ", " : "", v);
+    }
+    declare_native(c, run->name, proto);
+    emit("%s(%s);", native_cname(run->name), b.s);
+    return NULL;
+}
+
+static const char *run_call(RkNode *c, RkNode *run)
+{
+    if (c->args.len != run->params.len)
+        refuse(c->loc, "rake-cgen: '%s' takes %d arguments", run->name, run->params.len);
+    return run->ret ? stack_run_call(c, run) : general_run_call(c, run);
 }
 
 /* --- kernels ---------------------------------------------------------------------------- */

@@ -3,7 +3,8 @@
  *   main.c     options, reading rake.checked, the unit's layout
  *   out.c      text buffers, C names and types, literals, trap sites
  *   expr.c     slow-code expressions and built-ins
- *   call.c     calls: slow functions, stack runs, kernels; native names
+ *   call.c     calls: slow functions, runs, kernels; native names; the
+ *              C boundary's prototypes
  *   func.c     statements, slow functions, module state
  *   runtime.c  the runtime text every unit carries
  *
@@ -140,8 +141,9 @@ void gen_embed(RkNode *d);
 /* runtime.c */
 extern const char *const cg_runtime[];
 
-/* call.c: the C boundary of stack runs (also rake-cgen --header-runs) */
+/* call.c: the C boundary of runs (also rake-cgen --header-runs) */
 const char *run_prototype(RkNode *c, RkNode *run, bool named);
 bool native_run(RkNode *run);
+bool physical_target(void);             /* x86 and aarch64: native general runs */
 
 #endif
