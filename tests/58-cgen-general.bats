@@ -6,7 +6,18 @@
 #                   through the C boundary of spec page 03 (each view as
 #                   pointer and i32 count, uniforms by value), with no
 #                   check before the call; elsewhere it is a located error
+#   trap helpers    every checked view access and every loop whose step
+#                   isn't a positive literal, in every general run, has a
+#                   C helper rk_trap_LINE_COL(unsigned char *rk_io) in a
+#                   physical profile's unit, printing the interpreter's
+#                   trap from int64_t slots.  The runs' native code isn't
+#                   here yet: tests/cgen/stubs/ stands in for it, C runs
+#                   that check each access and call the helpers, and the
+#                   linked program must print byte for byte what the
+#                   interpreter prints.
 load lib/common
+
+STUBS=$RAKE_ROOT/tests/cgen/stubs
 
 setup() {
     cd "$RAKE_ROOT"
@@ -26,6 +37,21 @@ checked_native() {
         "$BIN/rake-parse" "$1" | "$BIN/rake-check" --target wasm-simd128 |
             sed -E "s/(\"target\": ?)\"wasm-simd128\"/\\1\"$2\"/"
     fi
+}
+
+# interpret FILE DOC: what rakec --interpret --target x86-sse2 prints for
+# FILE (rake-interp on DOC while rake-check refuses the program natively)
+interpret() {
+    if [ "$NATIVE_CHECK" = yes ]; then
+        "$BIN/rakec" --interpret --target x86-sse2 "$1"
+    else
+        "$BIN/rake-interp" -- <"$2"
+    fi
+}
+
+# helper_def L C: the definition line of a trap helper
+helper_def() {
+    echo "__attribute__((noinline, used, noreturn)) void rk_trap_$1_$2(unsigned char *rk_io)"
 }
 
 @test "slow code calls a general run with each view as pointer and count, uniforms by value, nothing checked first" {
@@ -70,6 +96,8 @@ EOF
             command -v "$cc" >/dev/null || continue
             "$cc" -std=c11 -O2 -Wall -Wextra -Werror -c -o "$T/u.o" "$T/u.c"
         done
+        # the helpers are external: the run's assembly calls them by name
+        nm "$T/u.o" | grep -q ' T rk_trap_40_3$'
     done
 }
 
@@ -88,4 +116,97 @@ EOF
     run "$BIN/rake-cgen" <"$T/v.json"
     [ "$status" -eq 1 ]
     [ "${lines[0]}" = "tests/interp/trap_result_overlap_view.rk:16:9: error: rake-cgen: the stack run 'mix' takes the view 't': views in stack runs are work in progress natively" ]
+}
+
+@test "trap helpers: one per checked view access and non-literal step, with the interpreter's messages" {
+    cat >"$T/all.rk" <<'EOF'
+run all(x: []f32, out: mut []f32, ix: []i32, <n: i32>, <s: i32>):
+  for <i: i32> from <0> up to <n> by <s>:
+    let <e: f32> = <x[i]>
+    out[<i>] <- x[<i>] + <e>
+  for <j: i32> from <0> up to <n> by <4>:
+    out[unchecked <j>] <- x[unchecked <j>]
+  for <k: i32> from <0> up to <n>:
+    let idx: i32s = ix[<k>]
+    out[<k>] <- x[idx]
+  for <m: i32> from <0> up to <n> by 0x10:
+    let <z: i32> = slow {
+      a: [2]i32 := [m, 7]
+      a[1]
+    }
+    out[<m> + <z>] <- x[<m>]
+
+run zero(out: mut []f32, <n: i32>):
+  for <i: i32> from <0> up to <n> by <0>:
+    out[unchecked <i>] <- <1.0>
+EOF
+    checked_native "$T/all.rk" x86-avx2 >"$T/c.json"
+    run "$BIN/rake-cgen" <"$T/c.json"
+    assert_success
+    # no slow code calls the runs: every general run gets its helpers
+    local site defs
+    defs=$(grep -oE '^__attribute__\(\(noinline, used, noreturn\)\) void rk_trap_[0-9]+_[0-9]+\(unsigned char \*rk_io\)$' <<<"$output" |
+        sed -E 's/.*rk_trap_([0-9]+)_([0-9]+).*/\1:\2/' | tr '\n' ' ')
+    # the uniform step, <x[i]>, out[<i>], x[<i>], ix[<k>], out[<k>],
+    # out[<m> + <z>], x[<m>], by <0>; not the unchecked accesses, the
+    # gather x[idx], the literal steps (<4>, none, 0x10) or the slow block
+    [ "$defs" = "2:3 3:22 4:8 4:18 8:23 9:8 15:8 15:24 18:3 " ]
+    assert_output --partial "$(helper_def 2 3)"$'\n{\n    (void)rk_io;\n    rk_trap('
+    for site in 2_3 18_3; do
+        assert_output --partial "$(helper_def "${site%_*}" "${site#*_}")"$'\n{\n    (void)rk_io;'
+    done
+    grep -A 4 -F "$(helper_def 3 22)" <<<"$output" >"$T/h"
+    grep -qF 'int64_t rk_s[2];' "$T/h"
+    grep -qF 'memcpy(rk_s, rk_io, sizeof rk_s);' "$T/h"
+    grep -qE 'rk_trap\([0-9]+, "index %lld outside %lld elements", \(long long\)rk_s\[0\], \(long long\)rk_s\[1\]\);' "$T/h"
+    grep -A 4 -F "$(helper_def 4 8)" <<<"$output" |
+        grep -qE 'rk_trap\([0-9]+, "rack store \[%lld, %lld\) outside %lld elements", \(long long\)rk_s\[0\], \(long long\)rk_s\[1\], \(long long\)rk_s\[2\]\);'
+    grep -A 4 -F "$(helper_def 4 18)" <<<"$output" |
+        grep -qE 'rk_trap\([0-9]+, "rack load \[%lld, %lld\) outside %lld elements", \(long long\)rk_s\[0\], \(long long\)rk_s\[1\], \(long long\)rk_s\[2\]\);'
+    grep -A 3 -F "$(helper_def 18 3)" <<<"$output" | grep -qE 'rk_trap\([0-9]+, "a loop steps forward"\);'
+    # each helper's site is its own location, quoted
+    assert_output --partial '    {18, 3, "  for <i: i32> from <0> up to <n> by <0>:\n"'
+    # a unit for a profile without native code has none
+    sed -E 's/("target": ?)"x86-avx2"/\1"wasm-simd128"/' "$T/c.json" >"$T/w.json"
+    run "$BIN/rake-cgen" <"$T/w.json"
+    assert_success
+    refute_output --partial 'rk_trap_'
+}
+
+@test "a failing check in a general run prints the interpreter's trap through its helper (C runs standing in)" {
+    local f stem at msg rc1 rc2 n=0
+    for f in tests/interp/trap_rack_load.rk tests/interp/trap_rack_store.rk \
+        tests/interp/trap_index_uniform.rk tests/interp/trap_loop_step_run.rk; do
+        stem=$(basename "$f" .rk)
+        at=$(sed -n 's/^~~ at: *//p' "$f")
+        msg=$(sed -n 's/^~~ trap: *//p' "$f")
+        checked_native "$f" x86-sse2 >"$T/$stem.json"
+        "$BIN/rake-cgen" <"$T/$stem.json" >"$T/$stem.c"
+        grep -qF "$(helper_def "${at%:*}" "${at#*:}")" "$T/$stem.c"
+        cc -std=c11 -O2 -Wall -Wextra -Werror -DRAKE_PRINT_RESULT -DRAKE_ARGV0_SOURCE \
+            -o "$T/$stem" "$T/$stem.c" "$STUBS/$stem.c" -lm
+        rc1=0 rc2=0
+        "$T/$stem" >"$T/o1" 2>"$T/e1" || rc1=$?
+        interpret "$f" "$T/$stem.json" >"$T/o2" 2>"$T/e2" || rc2=$?
+        # the interpreter's trap, at the file's own `~~ at:`
+        [ "$rc2" -eq 1 ]
+        [ "$(head -n 1 "$T/e2")" = "$f:$at: trap: $msg" ]
+        [ "$rc1" -eq 1 ]
+        diff "$T/e1" "$T/e2"
+        cmp "$T/o1" "$T/o2"
+        n=$((n + 1))
+    done
+    [ "$n" -eq 4 ]
+}
+
+@test "the stand-in runs themselves pass where the interpreter passes (the helpers only fire on a failing check)" {
+    # trap_rack_load's first call, load(a, o, <2>), is in bounds: without
+    # the trapping second call the program returns 0 as the interpreter does
+    sed '/load_at(a, o, <3>)/d' tests/interp/trap_rack_load.rk >"$T/ok.rk"
+    checked_native "$T/ok.rk" x86-sse2 >"$T/ok.json"
+    "$BIN/rake-cgen" <"$T/ok.json" >"$T/ok.c"
+    cc -std=c11 -O2 -DRAKE_PRINT_RESULT -o "$T/ok" "$T/ok.c" "$STUBS/trap_rack_load.c" -lm
+    run "$T/ok"
+    assert_success
+    assert_output "0"
 }

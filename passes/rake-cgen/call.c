@@ -15,7 +15,9 @@
  *   general run     a statement, on a physical profile: each view as
  *                   its pointer and i32 count (an array as a view of all
  *                   its elements), uniforms by value.  No check before the
- *                   call: the run checks each access itself.
+ *                   call: the run checks each access itself, and its
+ *                   failing checks reach the unit's rk_trap_LINE_COL
+ *                   helpers (traps.c).
  *   kernel          a scratch or rake whose parameters are uniform f32,
  *                   i32, u32 or bool, returning one of those (System V).
  *

@@ -6,6 +6,7 @@
  *   call.c     calls: slow functions, runs, kernels; native names; the
  *              C boundary's prototypes
  *   func.c     statements, slow functions, module state
+ *   traps.c    the trap helpers native general runs call
  *   runtime.c  the runtime text every unit carries
  *
  * Code is generated one function at a time into two buffers: `decls`
@@ -62,6 +63,7 @@ typedef struct Cg {
     NameSet adapters;        /* rk_fp_ adapters of slow functions, made once */
     Buf natives;             /* prototypes of runs and kernels */
     NameSet native_names;
+    NameSet trap_names;      /* rk_trap_LINE_COL helpers made */
     Buf state;               /* module state and constants */
     Buf protos, funcs;
     /* the function being generated */
@@ -145,5 +147,8 @@ extern const char *const cg_runtime[];
 const char *run_prototype(RkNode *c, RkNode *run, bool named);
 bool native_run(RkNode *run);
 bool physical_target(void);             /* x86 and aarch64: native general runs */
+
+/* traps.c */
+void gen_run_traps(RkNode *run);        /* a general run's rk_trap_LINE_COL */
 
 #endif

@@ -18,9 +18,10 @@
  *                        --emit-header puts in rake-emit's header.
  * Runs and kernels that slow code calls are declared with their C boundary
  * prototypes (spec page 03) and called by their source names; their code
- * comes from the assembly.  A form rake-cgen doesn't implement is a
- * located error (exit 1), never wrong C.  The same input gives the same
- * bytes. */
+ * comes from the assembly.  On a physical profile every general run's
+ * checks get the C helpers that print their traps (traps.c).  A form
+ * rake-cgen doesn't implement is a located error (exit 1), never wrong
+ * C.  The same input gives the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,10 @@ static void gen_decls(Buf *packs)
         case RK_STATE:
         case RK_CONST: gen_global(n); break;
         case RK_SLOW: gen_function(n); break;
-        case RK_RUN: gen_run_blocks(n); break; /* its slow blocks' helpers */
+        case RK_RUN: /* its slow blocks' helpers, a general run's trap helpers */
+            gen_run_blocks(n);
+            gen_run_traps(n);
+            break;
         case RK_SCRATCH:
         case RK_RAKE:
         case RK_TINE: break; /* native code, declared where slow code calls it */
