@@ -15,6 +15,8 @@
 #                   that check each access and call the helpers, and the
 #                   linked program must print byte for byte what the
 #                   interpreter prints.
+#   the header      rake-cgen --header-runs (rakec --emit-header's runs)
+#                   declares general runs with the spec's parameter names.
 load lib/common
 
 STUBS=$RAKE_ROOT/tests/cgen/stubs
@@ -209,4 +211,52 @@ EOF
     run "$T/ok"
     assert_success
     assert_output "0"
+}
+
+@test "the header declares general runs: const T *p_x, int32_t p_x_count for a view, uniforms by their C types" {
+    cat >"$T/h.rk" <<'EOF'
+pack P {
+  f32: x;
+}
+
+run bump(s: stack P, <k: f32>) -> stack P:
+  s with { x: s.x * <k> }
+
+run mix(a: []f32, b: mut []i32, c: []u8, <n: i32>, <f: f32>, <u: u32>, <on: bool>):
+  if <on>:
+    b[<0>] <- b[<0>]
+EOF
+    checked_native "$T/h.rk" x86-avx2 >"$T/h.json"
+    run "$BIN/rake-cgen" --header-runs <"$T/h.json"
+    assert_success
+    assert_output $'struct rake_stack_P_v2 {\n    int64_t count;\n    float *x;\n};\nvoid bump(struct rake_stack_P_v2 *s, float k);\nvoid mix(const float *p_a, int32_t p_a_count, int32_t *p_b, int32_t p_b_count, const uint8_t *p_c, int32_t p_c_count, int32_t n, float f, uint32_t u, bool on);'
+    # a C definition with exactly these types agrees with the declaration
+    { printf '#include <stdbool.h>\n#include <stdint.h>\n'; echo "$output"
+      printf 'void mix(const float *a, int32_t an, int32_t *b, int32_t bn, const uint8_t *c, int32_t cn, int32_t n, float f, uint32_t u, bool on)\n{ (void)a; (void)an; (void)b; (void)bn; (void)c; (void)cn; (void)n; (void)f; (void)u; (void)on; }\n'
+    } >"$T/h.c"
+    cc -std=c11 -Wall -Wextra -Werror -c -o "$T/h.o" "$T/h.c"
+    # a view's C names can't meet another parameter's
+    printf 'run clash(x: []f32, <p_x: i32>):\n  if <p_x> > <0>:\n    let y = x[<0>]\n' >"$T/k.rk"
+    checked_native "$T/k.rk" x86-avx2 >"$T/k.json"
+    run "$BIN/rake-cgen" --header-runs <"$T/k.json"
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "$T/k.rk:1:21: error: rake-cgen: the parameter 'p_x' can't be declared in a C header: another parameter's C name is 'p_x'" ]
+    # a rack parameter (from C callers only) has no C type yet
+    printf 'run racked(x: f32s, out: mut []f32):\n  out[<0>] <- x\n' >"$T/r.rk"
+    checked_native "$T/r.rk" x86-avx2 >"$T/r.json"
+    run "$BIN/rake-cgen" --header-runs <"$T/r.json"
+    [ "$status" -eq 1 ]
+    [[ "${lines[0]}" == "$T/r.rk:1:12: error: rake-cgen: the run 'racked' takes 'x' (f32s) across the C boundary: only stacks, views and <uniforms> are implemented"* ]]
+}
+
+@test "rakec --emit-header declares general runs (once the backend compiles them)" {
+    cp tests/interp/trap_rack_store.rk "$T/g.rk"
+    run "$BIN/rakec" --emit-header "$T/g.h" --target x86-sse2 "$T/g.rk"
+    if [ "$status" -ne 0 ] && [[ "$output" == *"work in progress"* ]]; then
+        skip "native general runs don't compile yet: ${lines[0]}"
+    fi
+    assert_success
+    grep -qxF 'void store(const float *p_x, int32_t p_x_count, float *p_out, int32_t p_out_count, int32_t k);' "$T/g.h"
+    printf '#include "%s"\nint main(void) { return 0; }\n' "$T/g.h" >"$T/use.c"
+    cc -std=c11 -Wall -Wextra -Werror -msse2 -c -o "$T/use.o" "$T/use.c"
 }

@@ -13,9 +13,10 @@
  *         prints it.
  * Options: --asm FILE.s  the kernels' and runs' assembly (rake-emit's), put
  *                        verbatim in one top-level __asm__ statement.
- *          --header-runs print only the C boundary of the stack runs (their
- *                        packs' descriptors and prototypes), which rakec
- *                        --emit-header puts in rake-emit's header.
+ *          --header-runs print only the C boundary of the runs (the stack
+ *                        runs' packs' descriptors, every run's prototype),
+ *                        which rakec --emit-header puts in rake-emit's
+ *                        header.
  * Runs and kernels that slow code calls are declared with their C boundary
  * prototypes (spec page 03) and called by their source names; their code
  * comes from the assembly.  On a physical profile every general run's
@@ -183,8 +184,9 @@ static void write_asm(FILE *out, const char *text, size_t n)
             b.s);
 }
 
-/* --header-runs: the descriptor of every pack a stack run takes and every
- * stack run's prototype, for rake-emit --header's C header. */
+/* --header-runs: the descriptor of every pack a stack run takes, then
+ * every run's prototype (stack runs and general runs, in source order),
+ * for rake-emit --header's C header. */
 static void header_runs(RkModule *m)
 {
     for (int i = 0; i < m->decls.len; i++) {
@@ -211,7 +213,7 @@ static void header_runs(RkModule *m)
     }
     for (int i = 0; i < m->decls.len; i++) {
         RkNode *r = m->decls.items[i];
-        if (r->kind == RK_RUN && native_run(r))
+        if (r->kind == RK_RUN && (native_run(r) || !r->ret))
             printf("%s\n", run_prototype(r, r, true));
     }
 }
