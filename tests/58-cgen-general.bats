@@ -141,6 +141,10 @@ run all(x: []f32, out: mut []f32, ix: []i32, <n: i32>, <s: i32>):
 run zero(out: mut []f32, <n: i32>):
   for <i: i32> from <0> up to <n> by <0>:
     out[unchecked <i>] <- <1.0>
+
+run big(out: mut []f32, <n: i64>):
+  for <q: i64> from <0> up to <n> by <3000000000>:
+    out[unchecked <0>] <- <1.0>
 EOF
     checked_native "$T/all.rk" x86-avx2 >"$T/c.json"
     run "$BIN/rake-cgen" <"$T/c.json"
@@ -150,9 +154,10 @@ EOF
     defs=$(grep -oE '^__attribute__\(\(noinline, used, noreturn\)\) void rk_trap_[0-9]+_[0-9]+\(unsigned char \*rk_io\)$' <<<"$output" |
         sed -E 's/.*rk_trap_([0-9]+)_([0-9]+).*/\1:\2/' | tr '\n' ' ')
     # the uniform step, <x[i]>, out[<i>], x[<i>], ix[<k>], out[<k>],
-    # out[<m> + <z>], x[<m>], by <0>; not the unchecked accesses, the
-    # gather x[idx], the literal steps (<4>, none, 0x10) or the slow block
-    [ "$defs" = "2:3 3:22 4:8 4:18 8:23 9:8 15:8 15:24 18:3 " ]
+    # out[<m> + <z>], x[<m>], by <0>, by a literal above 2^31 - 1 (which
+    # rake-lower checks); not the unchecked accesses, the gather x[idx],
+    # the literal steps (<4>, none, 0x10) or the slow block
+    [ "$defs" = "2:3 3:22 4:8 4:18 8:23 9:8 15:8 15:24 18:3 22:3 " ]
     assert_output --partial "$(helper_def 2 3)"$'\n{\n    (void)rk_io;\n    rk_trap('
     for site in 2_3 18_3; do
         assert_output --partial "$(helper_def "${site%_*}" "${site#*_}")"$'\n{\n    (void)rk_io;'

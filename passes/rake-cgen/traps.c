@@ -24,16 +24,17 @@
  * The messages are rake-interp's (vector.c rack_load and element,
  * kernel.c rack_store and counted).  An unchecked access and a gather
  * have no helper (gathers are not native yet), and neither has a loop
- * whose step is a positive integer literal (`by 4`, `by <4>`, or none:
- * 1), which can't fail; anything else a step could be gets one, so the
- * run's code finds a helper wherever it might check.  A slow block's
- * accesses are C already (func.c).
+ * whose step is an integer literal from 1 to 2^31 - 1 (`by 4`, `by <4>`,
+ * or none: 1), which rake-lower doesn't check; anything else a step
+ * could be gets one, so the run's code finds a helper wherever it might
+ * check.  A slow block's accesses are C already (func.c).
  *
  * Every general run of the program gets its helpers, whether slow code
  * calls it or not, in every unit for a physical profile (where the unit
  * embeds the runs' native code), one per source location, in the order
  * of a depth-first walk of each run's body.  External linkage, like the
  * slow blocks' helpers: the run's assembly calls them by name. */
+#include <stdint.h>
 #include <string.h>
 
 #include "cgen.h"
@@ -89,16 +90,16 @@ static bool access_site(RkNode *n, Site *s)
     return true;
 }
 
-/* An integer literal above zero: decimal or 0x hex digits, not all 0. */
-static bool positive_literal(RkNode *e)
+/* A step that needs no check: an integer literal from 1 to 2^31 - 1
+ * (rake-lower checks any other at run time). */
+static bool safe_step(RkNode *e)
 {
+    bool neg = false;
+    uint64_t mag = 0;
     if (e && e->kind == RK_UNIFORM)
         e = e->operand;
-    if (!e || e->kind != RK_INT || !e->text || e->text[0] == '-')
-        return false;
-    const char *d = e->text;
-    bool hex = d[0] == '0' && (d[1] == 'x' || d[1] == 'X');
-    return strpbrk(hex ? d + 2 : d, hex ? "123456789abcdefABCDEF" : "123456789") != NULL;
+    return e && e->kind == RK_INT && e->text && rk_int_literal(e->text, &neg, &mag) && !neg &&
+           mag > 0 && mag <= INT32_MAX;
 }
 
 static void visit(RkNode *n, void *run)
@@ -108,7 +109,7 @@ static void visit(RkNode *n, void *run)
         return;
     if (access_site(n, &s))
         helper(run, &s);
-    if (n->kind == RK_FOR && n->step && !positive_literal(n->step))
+    if (n->kind == RK_FOR && n->step && !safe_step(n->step))
         helper(run, &(Site){n->loc, "loop step", 0, "a loop steps forward"});
     rk_ast_each_child(n, visit, run);
 }
