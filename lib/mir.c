@@ -71,6 +71,14 @@ static RkMInstr *append(RkMBlock *b)
     return in;
 }
 
+const char *rk_mir_slow_helper(const RkMInstr *in)
+{
+    int at = in->nops && in->ops[0].kind == RK_MO_REG; /* after a block's value */
+    bool trap = in->origin && !strcmp(in->origin, "trap");
+    return rk_arena_printf(&rk_heap, "rk_%s_%lld_%lld", trap ? "trap" : "slow",
+                           (long long)in->ops[at].imm, (long long)in->ops[at + 1].imm);
+}
+
 RkMInstr *rk_mir_add(RkMFunc *f, const char *op, const char *origin, int nir)
 {
     if (f->nblocks == 0)

@@ -154,6 +154,10 @@ typedef struct RkMModule {
 RkMFunc *rk_mir_func(RkMModule *m, const char *name, const char *kind);
 int rk_mir_block(RkMFunc *f, const char *label); /* appends a block, makes it current */
 RkMInstr *rk_mir_add(RkMFunc *f, const char *op, const char *origin, int nir);
+/* The C helper a run's call.slow reaches (through its trampoline):
+ * rk_slow_LINE_COL for a `slow { }` block, rk_trap_LINE_COL for a failed
+ * check (origin "trap"), LINE:COL being the call's two immediates. */
+const char *rk_mir_slow_helper(const RkMInstr *in);
 RkMInstr *rk_mir_insert(RkMBlock *b, int at, const RkMInstr *copy);
 void rk_mir_operand(RkMInstr *in, RkMOp op);
 int rk_mir_const(RkMFunc *f, int size, const uint32_t *words);

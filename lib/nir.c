@@ -276,8 +276,11 @@ static json_t *encode_term(const RkTerm *t)
         json_object_set_new(o, "to", encode_edge(&t->to));
     if (t->kind == RK_TERM_CBR)
         json_object_set_new(o, "else", encode_edge(&t->alt));
-    if (t->kind == RK_TERM_TRAP)
+    if (t->kind == RK_TERM_TRAP) {
         json_object_set_new(o, "text", json_string(t->text ? t->text : ""));
+        if (t->to.nargs)
+            json_object_set_new(o, "args", int_array(t->to.args, t->to.nargs));
+    }
     return o;
 }
 
@@ -445,6 +448,12 @@ static RkTerm decode_term(json_t *o)
         t.alt = decode_edge(o, "else");
     const char *text = rk_ir_get_str(o, "text", false);
     t.text = text ? rk_arena_strdup(&rk_heap, text) : NULL;
+    json_t *args = t.kind == RK_TERM_TRAP ? rk_ir_get(o, "args", false) : NULL;
+    if (args) {
+        rk_ir_push_key("args");
+        t.to.args = decode_ints(rk_ir_get_array(o, "args", true), &t.to.nargs);
+        rk_ir_pop();
+    }
     return t;
 }
 
@@ -634,7 +643,13 @@ static void print_term(const RkTerm *t, FILE *out)
         fputc('\n', out);
         break;
     case RK_TERM_TRAP:
-        fprintf(out, "  trap \"%s\"\n", t->text ? t->text : "");
+        fprintf(out, "  trap \"%s\"", t->text ? t->text : "");
+        if (t->to.nargs) {
+            fputs(" (", out);
+            print_args(out, t->to.args, t->to.nargs);
+            fputc(')', out);
+        }
+        fputc('\n', out);
         break;
     }
 }

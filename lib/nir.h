@@ -66,8 +66,9 @@ typedef struct RkEdge {
 typedef struct RkTerm {
     RkTermKind kind;
     int value;            /* return value (-1 for void), cbr condition */
-    RkEdge to, alt;       /* br: to; cbr: to if true, alt if false */
-    const char *text;     /* trap message */
+    RkEdge to, alt;       /* br: to; cbr: to if true, alt if false; trap: to.args
+                             are the values its message shows (to.block unused) */
+    const char *text;     /* trap message; "{k}" shows to.args[k] in signed decimal */
     RkLoc loc;
 } RkTerm;
 

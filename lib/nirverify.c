@@ -750,6 +750,12 @@ static void check_term(V *v, const RkBlock *b, int bi)
         break;
     }
     case RK_TERM_TRAP:
+        for (int i = 0; i < t->to.nargs; i++) {
+            const RkType *ty = use(v, NULL, t->to.args[i], bi, pos);
+            if (ty && !(is(ty, RK_T_SCALAR) && rk_elem_is_int(ty->elem)))
+                fail(v, NULL, "trap-arg-type", "b%d's trap shows %s, not an integer", b->id,
+                     tn(ty));
+        }
         break;
     }
 }

@@ -219,9 +219,7 @@ static const Row rows[RK_FEATURE_COUNT] = {
                                      "only")),
                             WASM(Y), SCALAR}},
     [RK_FEAT_GENERAL_RUN] = {"general runs: views, counted loops, gathers",
-                             {PHYS(WIP("general runs over views are work in "
-                                       "progress on native targets")),
-                              WASM(Y), SCALAR}},
+                             {PHYS(Y), WASM(Y), SCALAR}},
     [RK_FEAT_GATHER] = {"gathers view[indices] by an i32s or u32s rack",
                         {PHYS(WIP("gathers are work in progress on native "
                                   "targets")),

@@ -427,7 +427,7 @@ EOF
     rake-parse w.rk | rake-check --target wasm-simd128 >w.json
     run rake-check --describe <w.json
     [ "$status" -eq 0 ]
-    [ "$output" = "$(printf 'target wasm-simd128\nwhole-program yes\npart runs\npart slow functions\npart module state')" ]
+    [ "$output" = "$(printf 'target wasm-simd128\nwhole-program yes\npart runs\npart slow functions\npart module state\npart general runs')" ]
     # a run's slow block becomes C: a part of its own
     printf 'pack P {\n  f32: v;\n}\nrun r(s: stack P) -> stack P:\n  let <k: f32> = slow { 2.0 }\n  s with { v: s.v * <k> }\n' >b.rk
     rake-parse b.rk | rake-check --target x86-avx2 >b.json

@@ -298,6 +298,15 @@ accepted_on() {
     echo " $list "
 }
 
+# Rake 0.7.0 compiles general runs (`run f(...):`, over views) only for
+# WebAssembly, and the conformance headers list only wasm-simd128 for
+# them; this compiler also builds them for the physical profiles
+# (docs/runs.md), so those profiles accept such a program.  Its native
+# results are tests/53-general-runs.bats's business.
+beyond_spec() {
+    grep -q '^run [A-Za-z_0-9]*(.*):$' "$1" && [[ $2 == x86-* || $2 == aarch64-neon ]]
+}
+
 @test "check: conformance headers: listed profiles check, every other profile rejects with its reason" {
     local f line list profile first n=0
     for f in "$SHARED"/conformance/*.rk; do
@@ -321,6 +330,8 @@ accepted_on() {
             first=$(head -n 1 "$err")
             if [[ $list == *" $profile "* ]]; then
                 [ "$rc" -eq 0 ] || fail_file "$f" "the header lists $profile, but it fails there: $first"
+            elif [ "$rc" -eq 0 ] && beyond_spec "$f" "$profile"; then
+                : # docs/runs.md: native general runs, which 0.7.0 calls work in progress
             elif [ "$rc" -ne 1 ]; then
                 fail_file "$f" "$profile isn't listed, but it checks there (exit $rc)"
             elif ! [[ $first == "$f:"[0-9]*:[0-9]*": error: $profile can't compile "* ]]; then

@@ -43,7 +43,7 @@ profiles_run() {
                     || { echo "$v not measured for $k on $p"; return 1; }
             done
             jq -e --arg k "$k" --arg p "$p" \
-                'all(.results[] | select(.kernel == $k and .profile == $p); .variants.rake as $r | ($r.status == "measured" and $r.records_per_s > 0) or ($r.status == "not-compiled" and ($r.reason | test("error: "))))' "$j" \
+                'all(.results[] | select(.kernel == $k and .profile == $p); .variants.rake as $r | ($r.status == "measured" and $r.records_per_s > 0) or ($r.status == "not-compiled" and ($r.reason | test("error: |not benchmarked: "))))' "$j" \
                 || { echo "rake neither measured nor refused with a reason for $k on $p"; return 1; }
         done
     done

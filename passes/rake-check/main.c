@@ -22,6 +22,8 @@
  *   part slow functions     order (module constants are folded into the
  *   part module state       kernels that read them, so they are no part)
  *   part slow blocks        a run holds `slow { }` blocks (they become C)
+ *   part general runs       a run over views (a failed check inside one is
+ *                           reported by the slow tier's C) 
  *
  * so that rakec reads them with `read`, never by the JSON's layout.
  *
@@ -75,6 +77,11 @@ static int describe(void)
     for (int i = 0; i < m->decls.len; i++)
         if (m->decls.items[i]->kind == RK_RUN && has_slow_block(m->decls.items[i], NULL)) {
             printf("part slow blocks\n");
+            break;
+        }
+    for (int i = 0; i < m->decls.len; i++)
+        if (m->decls.items[i]->kind == RK_RUN && !m->decls.items[i]->ret) {
+            printf("part general runs\n");
             break;
         }
     return 0;

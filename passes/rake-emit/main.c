@@ -168,8 +168,7 @@ static void trampoline(const RkMFunc *f, int k, const RkMInstr *in)
            reg_name(rk_mreg(RK_RC_GPR, false, arg[0].num), 0));
     if (M->t->zeroupper)
         printf("\t%s\n", M->t->zeroupper);
-    printf("\t%s\trk_slow_%" PRId64 "_%" PRId64 "\n", sc->call, in->ops[first].imm,
-           in->ops[first + 1].imm);
+    printf("\t%s\t%s\n", sc->call, rk_mir_slow_helper(in));
     if (value && in->ops[0].reg.cls == RK_RC_VEC) {
         const char *x = reg_name(rk_mreg(RK_RC_GPR, false, sc->scratch), 32);
         printf("\t%s\t%d(%%%s), %%%s\n", sc->lane_move, a.io, sp(), x);
@@ -333,8 +332,8 @@ static void header(const RkMModule *m, const char *runs)
     printf("\n\n#include <immintrin.h>\n#include <stdbool.h>\n#include <stdint.h>\n\n");
     for (int i = 0; i < m->nfuncs; i++) {
         const RkMFunc *f = m->funcs[i];
-        if (!strcmp(f->kind, "stack_run"))
-            continue;
+        if (!strcmp(f->kind, "stack_run") || !strcmp(f->kind, "general_run"))
+            continue; /* runs: rake-cgen's text below */
         printf("%s %s(", c_type(f->result_type, p->vector_bits), f->name);
         for (int k = 0; k < f->nargs; k++) {
             /* a parameter named like a C keyword is declared without its name */

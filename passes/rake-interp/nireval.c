@@ -7,10 +7,12 @@
  * so a difference between the two modes is a difference made by lowering
  * or optimisation: the test of rake-lower and rake-opt before any machine
  * code exists.  A contracted rack.fma rounds once, as the hardware will. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
+#include "strbuf.h"
 #include "interp.h"
 #include "ir.h"
 #include "lanes.h"
@@ -425,6 +427,28 @@ static Val exec(Ev *e, RkInstr *in)
     }
 }
 
+/* A trap's message: its text with each "{k}" replaced by the k-th value
+ * it shows, a signed integer (rake-lower's bounds checks show the range
+ * and the view's count, as the tree interpreter's messages do). */
+static const char *trap_text(Ev *e, const RkTerm *t)
+{
+    const char *s = t->text ? t->text : "trap";
+    RkBuf b = {0};
+    char piece[32];
+    for (; *s; s++) {
+        int k, used = 0;
+        if (*s == '{' && sscanf(s, "{%d}%n", &k, &used) == 1 && used && k >= 0 &&
+            k < t->to.nargs) {
+            snprintf(piece, sizeof piece, "%lld", (long long)(int64_t)e->v[t->to.args[k]].v[0]);
+            s += used - 1;
+        } else {
+            piece[0] = *s, piece[1] = 0;
+        }
+        rk_buf_put(&b, piece);
+    }
+    return b.s;
+}
+
 static void pass_args(Ev *e, RkBlock *to, RkEdge *edge)
 {
     int n = edge->nargs;
@@ -457,7 +481,7 @@ Val nir_call(const char *name, RkNode *src, Val *args, int nargs)
             return r;
         }
         if (t->kind == RK_TERM_TRAP)
-            rk_diag_trap(t->loc, "%s", t->text ? t->text : "trap");
+            rk_diag_trap(t->loc, "%s", trap_text(&e, t));
         RkEdge *edge = &t->to;
         if (t->kind == RK_TERM_CBR && !(e.v[t->value].v[0] & 1))
             edge = &t->alt;

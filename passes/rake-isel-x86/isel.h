@@ -33,6 +33,8 @@ typedef struct Sel {
     int *kvreg;          /* constant index -> the vreg loaded with it, or -1 */
     int nk;
     int k;               /* AVX-512: the mask vreg last written (kdef) */
+    int *view_count;     /* a view parameter's value id -> its count, sign-extended to
+                            64 bits in a general register (the pointer is in vreg) */
 } Sel;
 
 extern Sel *S;

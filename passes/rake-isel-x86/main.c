@@ -45,21 +45,57 @@ static const char *number(int n)
     return n >= 0 && n <= 10 ? words[n] : rk_arena_printf(&rk_heap, "%d", n);
 }
 
+static RkMReg int_arg(RkFunc *nf, int *nint, const char *what)
+{
+    const RkTarget *t = S->target;
+    if (*nint == t->nargs[RK_RC_GPR])
+        rk_diag_fatal(nf->loc, "run %s needs a %s integer argument register for %s; System V "
+                               "passes %s in registers, and Rake never passes arguments on the "
+                               "stack",
+                      nf->name, ordinal(*nint + 1), what, number(t->nargs[RK_RC_GPR]));
+    return rk_mreg(RK_RC_GPR, false, t->args[RK_RC_GPR][(*nint)++].num);
+}
+
+/* A view `x: []T` is two C parameters (spec page 03, "The C boundary"):
+ * its pointer and its int32_t count, which is sign-extended once here
+ * (an i32's upper register bits are unspecified). */
+static void view_param(RkFunc *nf, RkMFunc *mf, int i, int *nint)
+{
+    const RkType *ty = nf->ptypes[i];
+    int id = nf->params[i];
+    RkMArg *p = &mf->args[mf->nargs - 1];
+    p->type = rk_nir_type_str(rk_ty_ptr(ty->inner->elem));
+    p->reg = int_arg(nf, nint, rk_arena_printf(&rk_heap, "view %s's pointer", nf->pnames[i]));
+    p->bits = 64;
+    p->vreg = rk_mir_vreg(mf, RK_RC_GPR);
+    S->vreg[id] = p->vreg;
+    RkMArg *c = &mf->args[mf->nargs++];
+    c->name = rk_arena_printf(&rk_heap, "%s_count", nf->pnames[i]);
+    c->type = "i32";
+    c->reg = int_arg(nf, nint, rk_arena_printf(&rk_heap, "view %s's count", nf->pnames[i]));
+    c->bits = 32;
+    c->vreg = rk_mir_vreg(mf, RK_RC_GPR);
+    int n = rk_mir_vreg(mf, RK_RC_GPR);
+    ins("movslq", 2, rk_mo_reg(rk_mreg(RK_RC_GPR, true, n), 0, true, false),
+        rk_mo_reg(rk_mreg(RK_RC_GPR, true, c->vreg), 32, false, true));
+    S->view_count[id] = n;
+}
+
 /* Arguments take the target's argument registers of their class in order
  * (lib/target_x86.c); an f32 uniform is the xmm view of its register. */
 static void entry(RkFunc *nf, RkMFunc *mf)
 {
     const RkTarget *t = S->target;
     int nvec = 0, nint = 0;
-    mf->nargs = nf->nparams;
-    mf->args = rk_arena_alloc(&rk_heap, sizeof(RkMArg) * (size_t)(nf->nparams + 1));
+    mf->nargs = 0;
+    mf->args = rk_arena_alloc(&rk_heap, sizeof(RkMArg) * (size_t)(2 * nf->nparams + 1));
     S->origin = "entry";
     S->nir = -1;
     S->loc = nf->loc;
     for (int i = 0; i < nf->nparams; i++) {
         const RkType *ty = nf->ptypes[i];
         int id = nf->params[i];
-        RkMArg *a = &mf->args[i];
+        RkMArg *a = &mf->args[mf->nargs++];
         a->name = nf->pnames[i];
         a->type = rk_nir_type_str(ty);
         if (ty->kind == RK_T_STACK) { /* a descriptor's address */
@@ -75,10 +111,13 @@ static void entry(RkFunc *nf, RkMFunc *mf)
             S->vreg[id] = a->vreg;
             continue;
         }
-        if (ty->kind == RK_T_VIEW || ty->kind == RK_T_PTR)
-            rk_diag_fatal(nf->loc, "run %s: view parameters (general runs) are work in progress "
-                                   "on native targets (spec page 00, \"Whole programs\"); "
-                                   "they compile for wasm-simd128 and run with --interpret",
+        if (ty->kind == RK_T_VIEW) {
+            view_param(nf, mf, i, &nint);
+            continue;
+        }
+        if (ty->kind == RK_T_PTR)
+            rk_diag_fatal(nf->loc, "run %s: pointer parameters are work in progress on native "
+                                   "targets; they run with --interpret",
                           nf->name);
         if (is_int_uniform(ty)) {
             if (nint == t->nargs[RK_RC_GPR])
@@ -200,12 +239,7 @@ static void check_uniforms(RkFunc *nf)
 
 static void select_func(RkFunc *nf, RkMModule *mm)
 {
-    bool run = !strcmp(nf->kind, "stack_run");
-    if (!strcmp(nf->kind, "general_run"))
-        rk_diag_fatal(nf->loc, "run %s: general runs over views are work in progress on native "
-                               "targets (spec page 00, \"Whole programs\"); they compile for "
-                               "wasm-simd128 and run with --interpret",
-                      nf->name);
+    bool run = !strcmp(nf->kind, "stack_run") || !strcmp(nf->kind, "general_run");
     if (!run && nf->nblocks != 1)
         rk_diag_internal("kernel %s has %d blocks", nf->name, nf->nblocks);
     if (run)
@@ -218,8 +252,9 @@ static void select_func(RkFunc *nf, RkMModule *mm)
     S->nf = nf;
     S->mf = mf;
     S->vreg = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
+    S->view_count = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
     for (int i = 0; i <= nf->nvalues; i++)
-        S->vreg[i] = -1;
+        S->vreg[i] = S->view_count[i] = -1;
     S->type = rk_arena_alloc(&rk_heap, sizeof(RkType *) * (size_t)(nf->nvalues + 1));
     for (int i = 0; i < nf->nparams; i++)
         S->type[nf->params[i]] = nf->ptypes[i];
@@ -276,7 +311,7 @@ int main(int argc, char **argv)
     if (strcmp(p->name, nm->target))
         rk_ir_fail_at("/target", "the document was lowered for %s, not %s", nm->target, p->name);
     rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
-    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1};
+    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1, NULL};
     sel.level = sel.target->index + 1; /* SSE2, AVX2, AVX512 */
     S = &sel;
     RkMModule *mm = RK_NEW(RkMModule);

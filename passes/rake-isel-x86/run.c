@@ -67,6 +67,10 @@ static struct {
     Flag *flag;
     bool *is_flag;
     Memo *memo;
+    bool *is_gbool;    /* a Boolean held as 0 or 1 in a general register */
+    bool *is_wide;     /* an i32 held sign-extended in a general register (a view's count) */
+    bool *is_k32;      /* an i32 or u32 constant, k32 its value */
+    int64_t *k32;
     bool *is_imm;      /* an i64 constant that fits a sign-extended imm32 */
     int64_t *imm;
     int *nir2mir;      /* native-IR block id -> machine block */
@@ -258,6 +262,12 @@ static void ptr_add(RkInstr *in)
 {
     Addr a = addr_of(in->args[0]);
     int i = S->vreg[in->args[1]];
+    if (R.is_imm[in->args[1]]) { /* a constant number of elements: a displacement */
+        a.disp += R.imm[in->args[1]] * a.scale;
+        R.addr[in->id] = a;
+        R.is_addr[in->id] = true;
+        return;
+    }
     if (a.index >= 0) { /* an address of an address: form the first */
         int d = gnew();
         ins("leaq", 2, gw(d, 64), mem(a, 0, 8, false));
@@ -266,6 +276,20 @@ static void ptr_add(RkInstr *in)
     a.index = i;
     R.addr[in->id] = a;
     R.is_addr[in->id] = true;
+}
+
+/* An address as a pointer in a register of its own (a strength-reduced
+ * pointer crossing a loop's back edge). */
+static int address_reg(int id)
+{
+    if (!R.is_addr[id])
+        return S->vreg[id];
+    Addr a = R.addr[id];
+    if (a.index < 0 && !a.disp)
+        return a.base;
+    int d = gnew();
+    ins("leaq", 2, gw(d, 64), mem(a, 0, 8, false));
+    return d;
 }
 
 /* --- masks --------------------------------------------------------------------- */
@@ -554,15 +578,19 @@ static void store_full(Addr a, int64_t imm, int v)
 
 /* --- loads and stores ------------------------------------------------------------ */
 
+static void view_elements(RkInstr *in, int ptr, bool masked); /* general runs, below */
+
 static int load(RkInstr *in)
 {
     const RkType *pt = type_of(in->args[0]);
+    view_elements(in, in->args[0], false);
     return load_full(addr_of(in->args[0]), in->imm, signed_elem(pt));
 }
 
 static int load_masked(RkInstr *in)
 {
     const RkType *pt = type_of(in->args[0]);
+    view_elements(in, in->args[0], true);
     Addr a = addr_of(in->args[0]);
     a.disp += in->imm * a.scale;
     int m = S->vreg[in->args[1]], d = fresh(), n = lanes();
@@ -583,12 +611,14 @@ static int load_masked(RkInstr *in)
 
 static void store(RkInstr *in)
 {
+    view_elements(in, in->args[0], false);
     store_full(addr_of(in->args[0]), in->imm, S->vreg[in->args[1]]);
 }
 
 static void store_masked(RkInstr *in)
 {
     const RkType *pt = type_of(in->args[0]);
+    view_elements(in, in->args[0], true);
     Addr a = addr_of(in->args[0]);
     a.disp += in->imm * a.scale;
     int m = S->vreg[in->args[1]], v = S->vreg[in->args[2]], n = lanes();
@@ -770,6 +800,103 @@ static void compress_store(RkInstr *in)
     guarded_store(a, mm->prefix_bits, t);
 }
 
+/* --- general runs: views, element reads, Booleans of comparisons ----------------- */
+
+static bool general_run(void) { return !strcmp(S->nf->kind, "general_run"); }
+
+/* A general run's rack of a view is the view's own element type, and
+ * only 32-bit elements are implemented natively (a stack run's narrow
+ * columns widen to its 32-bit domain instead). */
+static void view_elements(RkInstr *in, int ptr, bool masked)
+{
+    if (!general_run())
+        return;
+    const RkType *pt = type_of(ptr);
+    if (elem_bytes(pt) != 4)
+        rk_diag_fatal(in->loc, "%s can't compile this yet: native general run %s accesses a "
+                               "view of %s, and native general runs implement 32-bit elements "
+                               "(f32, i32, u32) only",
+                      S->profile->name, S->nf->name, rk_elem_name(pt->elem));
+    if (masked)
+        rk_diag_fatal(in->loc, "%s can't compile this yet: native general run %s accesses a "
+                               "view under a mask, which is work in progress natively",
+                      S->profile->name, S->nf->name);
+}
+
+/* <view[i]>: one 32-bit element, broadcast like every uniform. */
+static int elem_load(RkInstr *in)
+{
+    const RkType *pt = type_of(in->args[0]);
+    view_elements(in, in->args[0], false);
+    if (elem_bytes(pt) != 4 || !R.is_imm[in->args[1]])
+        rk_diag_fatal(in->loc, "%s can't compile this yet: native run %s reads one element "
+                               "of a view of %s",
+                      S->profile->name, S->nf->name, rk_elem_name(pt->elem));
+    Addr a = addr_of(in->args[0]);
+    a.disp += (in->imm + R.imm[in->args[1]]) * a.scale;
+    int d = fresh();
+    if (S->level == SSE2) {
+        ins("movss", 2, rk_mvd(d), mem(a, 0, 32, false));
+        ins("shufps", 3, rk_mvu(d), rk_mv(d), rk_mi(0));
+    } else {
+        ins("vbroadcastss", 2, rk_mvd(d), mem(a, 0, 32, false));
+    }
+    return d;
+}
+
+/* A comparison's outcome as 0 or 1 in a register: cmov from a register
+ * holding 1 (the table has no setcc).  Bounds checks combine these; they
+ * run once before a loop, or in the checked copy of one (rake-lower). */
+static int gbool_of(int id)
+{
+    if (R.is_gbool[id])
+        return S->vreg[id];
+    if (!R.is_flag[id])
+        rk_diag_internal("%s: %%%d is not a comparison of 64-bit integers", S->nf->name, id);
+    Flag f = R.flag[id];
+    int d = gnew(), one = gnew();
+    ins("movq", 2, gw(d, 64), rk_mi(0));
+    ins("movq", 2, gw(one, 64), rk_mi(1));
+    compare(f);
+    ins(rk_arena_printf(&rk_heap, "cmov%sq", f.cc), 2, gx(d, 64), gr(one, 64));
+    return d;
+}
+
+static bool gpr_bool(int id) { return R.is_flag[id] || R.is_gbool[id]; }
+
+static int gbool_op(RkInstr *in)
+{
+    int d = gnew();
+    ins("movq", 2, gw(d, 64), gr(gbool_of(in->args[0]), 64));
+    if (in->opc == RK_OP_U_NOT)
+        ins("xorl", 2, gx(d, 32), rk_mi(1));
+    else
+        ins(in->opc == RK_OP_U_AND ? "andq" : "orq", 2, gx(d, 64),
+            gr(gbool_of(in->args[1]), 64));
+    R.is_gbool[in->id] = true;
+    return d;
+}
+
+/* A trap: the slow tier's report of the failed check (rake-cgen's
+ * rk_slow_LINE_COL for the trap's location, reading the values its
+ * message shows from 8-byte slots), called through a trampoline like a
+ * slow block; it never returns, and ud2 follows. */
+static void trap(int here, RkTerm *t)
+{
+    RkMInstr *mi = rk_mir_add(S->mf, "call.slow", "trap", -1);
+    mi->loc = t->loc;
+    rk_mir_operand(mi, rk_mi(t->loc.line));
+    rk_mir_operand(mi, rk_mi(t->loc.col));
+    for (int k = 0; k < t->to.nargs; k++) {
+        int id = t->to.args[k];
+        if (R.is_addr[id] || R.is_flag[id] || !is_int64(type_of(id)))
+            rk_diag_internal("%s: a trap shows %%%d, not a 64-bit integer", S->nf->name, id);
+        rk_mir_operand(mi, gr(S->vreg[id], 64));
+    }
+    term_of(here)->kind = RK_MT_TRAP;
+    term_of(here)->loc = t->loc;
+}
+
 /* --- one operation --------------------------------------------------------------- */
 
 static _Noreturn void not_in_runs(RkInstr *in, const char *what)
@@ -849,6 +976,12 @@ static int run_instr(RkInstr *in)
     case RK_OP_CONST:
         if (is_int64(in->type))
             return gconst(in->id, in->bits);
+        if (in->type->kind == RK_T_SCALAR && (in->type->elem == RK_E_I32 ||
+                                              in->type->elem == RK_E_U32)) {
+            R.is_k32[in->id] = true; /* u.cvt makes it an immediate */
+            R.k32[in->id] = in->type->elem == RK_E_I32 ? (int64_t)(int32_t)in->bits
+                                                       : (int64_t)(uint32_t)in->bits;
+        }
         break;
     case RK_OP_STACK_COUNT: {
         int d = gnew();
@@ -879,19 +1012,38 @@ static int run_instr(RkInstr *in)
         break;
     case RK_OP_SLOW_CALL: return select_slow_call(in);
     case RK_OP_U_CVT:
+        if (is_int64(in->type) && R.is_wide[in->args[0]])
+            return S->vreg[in->args[0]];
+        if (is_int64(in->type) && R.is_k32[in->args[0]])
+            return gconst(in->id, (uint64_t)R.k32[in->args[0]]);
         if (is_int64(in->type) && !int_args(in))
             return widen_uniform(in);
         break;
     case RK_OP_RACK_GATHER: not_in_runs(in, "a gather");
-    case RK_OP_VIEW_PTR: case RK_OP_VIEW_COUNT: case RK_OP_ELEM_LOAD:
-        not_in_runs(in, "a view");
+    case RK_OP_VIEW_PTR:
+        return S->vreg[in->args[0]];
+    case RK_OP_VIEW_COUNT:
+        R.is_wide[in->id] = true;
+        return S->view_count[in->args[0]];
+    case RK_OP_ELEM_LOAD: return elem_load(in);
+    case RK_OP_U_AND: case RK_OP_U_OR: case RK_OP_U_NOT:
+        if (gpr_bool(in->args[0]))
+            return gbool_op(in);
+        if (int_args(in) || is_int64(in->type))
+            return gpr_op(in);
+        break;
     default:
         if (int_args(in) || is_int64(in->type))
             return gpr_op(in);
         break;
     }
+    for (int k = 0; k < in->nargs; k++)
+        if (R.is_wide[in->args[k]])
+            rk_diag_fatal(in->loc, "%s can't compile this yet: native run %s uses a view's "
+                                   "count as a uniform, which is work in progress natively",
+                          S->profile->name, S->nf->name);
     const RkOpInfo *info = rk_nir_op_info(in->opc);
-    if (info && (info->flags & RK_OPF_CROSS))
+    if (info && (info->flags & RK_OPF_CROSS) && !general_run())
         not_in_runs(in, rk_arena_printf(&rk_heap, "%s (a reduction, scan, extraction, "
                                                   "insertion or shuffle)",
                                         in->op));
@@ -924,8 +1076,13 @@ static int edge(RkEdge *e, bool from_branch)
         S->mf->cur = cur;
     }
     set_jump(b, to);
-    for (int k = 0; k < e->nargs; k++)
-        rk_mir_jump_arg(term_of(b), value_reg(e->args[k]));
+    int cur = S->mf->cur;
+    S->mf->cur = b;
+    for (int k = 0; k < e->nargs; k++) {
+        int id = e->args[k]; /* a pointer crossing the edge is formed in its register */
+        rk_mir_jump_arg(term_of(b), R.is_addr[id] ? greg(address_reg(id)) : value_reg(id));
+    }
+    S->mf->cur = cur;
     return b;
 }
 
@@ -971,6 +1128,13 @@ static void terminate(Pending p)
         edge(&t->to, false);
         return;
     case RK_TERM_CBR: {
+        if (R.is_gbool[t->value]) {
+            int then = edge(&t->to, true), els = edge(&t->alt, true);
+            set_branch(p.here, "nz", then, els);
+            term_of(p.here)->on_reg = true;
+            term_of(p.here)->reg = gr(S->vreg[t->value], 32);
+            return;
+        }
         Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0, 0};
         if (!f.cc) {
             branch_on_bool(p.here, t);
@@ -982,9 +1146,8 @@ static void terminate(Pending p)
         return;
     }
     case RK_TERM_TRAP:
-        rk_diag_fatal(t->loc, "%s can't compile this yet: native stack run %s can trap "
-                              "here (%s), and traps inside runs are work in progress natively",
-                      S->profile->name, S->nf->name, t->text ? t->text : "a trap");
+        trap(p.here, t);
+        return;
     }
 }
 
@@ -1023,6 +1186,13 @@ void select_run(RkFunc *nf, RkMFunc *mf)
     R.is_flag = rk_arena_alloc(&rk_heap, sizeof *R.is_flag * n);
     R.memo = rk_arena_alloc(&rk_heap, sizeof *R.memo * n);
     R.is_imm = rk_arena_alloc(&rk_heap, sizeof *R.is_imm * n);
+    R.is_gbool = rk_arena_alloc(&rk_heap, sizeof *R.is_gbool * n);
+    memset(R.is_gbool, 0, n);
+    R.is_wide = rk_arena_alloc(&rk_heap, sizeof *R.is_wide * n);
+    memset(R.is_wide, 0, n);
+    R.is_k32 = rk_arena_alloc(&rk_heap, sizeof *R.is_k32 * n);
+    memset(R.is_k32, 0, n);
+    R.k32 = rk_arena_alloc(&rk_heap, sizeof *R.k32 * n);
     R.imm = rk_arena_alloc(&rk_heap, sizeof *R.imm * n);
     memset(R.is_imm, 0, n);
     memset(R.is_addr, 0, n);

@@ -55,12 +55,16 @@ static int i64_of(int id, RkLoc loc)
 
 static int lit64(int64_t v) { return const_uniform(RK_E_I64, (uint64_t)v); }
 
-static void trap_unless(int ok, const char *text, RkLoc loc)
+/* Continue if ok holds, else trap with text, whose "{k}" shows shown[k]. */
+static void trap_unless(int ok, const char *text, const int *shown, int nshown, RkLoc loc)
 {
     RkBlock *cont = rk_nir_block(L->f), *trap = rk_nir_block(L->f);
     L->b->term = (RkTerm){RK_TERM_CBR, ok, {cont->id, NULL, 0}, {trap->id, NULL, 0}, NULL, loc};
     L->b->terminated = true;
-    trap->term = (RkTerm){RK_TERM_TRAP, -1, {0, NULL, 0}, {0, NULL, 0}, text, loc};
+    int *vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nshown + 1));
+    if (nshown)
+        memcpy(vals, shown, sizeof(int) * (size_t)nshown);
+    trap->term = (RkTerm){RK_TERM_TRAP, -1, {-1, vals, nshown}, {0, NULL, 0}, text, loc};
     trap->terminated = true;
     set_block(cont);
 }
@@ -122,18 +126,30 @@ static void check_range(RkNode *x, int idx64, int lanes)
     int end = emit2(RK_OP_U_ADD, I64, idx64, lit64(lanes), loc);
     int hi_ok = emit2(RK_OP_U_CMP_LE, rk_ty_scalar(RK_E_BOOL), end, v.count, loc);
     int ok = emit2(RK_OP_U_AND, rk_ty_scalar(RK_E_BOOL), lo_ok, hi_ok, loc);
-    const char *what = !strcmp(x->note, "element") ? "element index"
-                       : !strcmp(x->note, "store") ? "rack store" : "rack load";
-    trap_unless(ok, rk_arena_printf(&rk_heap, "%s outside the elements of %s", what,
-                                    x->object->name),
-                loc);
+    /* the interpreter's messages (rake-interp's vector.c and kernel.c) */
+    if (!strcmp(x->note, "element"))
+        trap_unless(ok, "index {0} outside {1} elements", (int[]){idx64, v.count}, 2, loc);
+    else
+        trap_unless(ok, !strcmp(x->note, "store") ? "rack store [{0}, {1}) outside {2} elements"
+                                                  : "rack load [{0}, {1}) outside {2} elements",
+                    (int[]){idx64, end, v.count}, 3, loc);
 }
 
+/* Was x's range checked before the loop: x, or an access of the same
+ * view at the same offset from the index and as many lanes (an identical
+ * range, checked on every iteration's behalf). */
 static bool hoisted(RkNode *x)
 {
-    for (int i = 0; loop && i < loop->nhoist; i++)
-        if (loop->hoist[i] == x)
+    int64_t c, hc;
+    bool aff = loop && affine(x->index, loop->stmt, &c);
+    for (int i = 0; loop && i < loop->nhoist; i++) {
+        RkNode *h = loop->hoist[i];
+        if (h == x)
             return true;
+        if (aff && h->object->slot == x->object->slot && affine(h->index, loop->stmt, &hc) &&
+            hc == c && access_lanes(h) == access_lanes(x))
+            return true;
+    }
     return false;
 }
 
@@ -171,7 +187,7 @@ LVal lower_view_access(RkNode *x)
             trap_unless(ok, rk_arena_printf(&rk_heap, "gather index outside the elements "
                                                       "of %s",
                                             x->object->name),
-                        x->loc);
+                        NULL, 0, x->loc);
         }
         int args[3] = {views[slot].ptr, idx, L->ctx};
         return lval(emit(RK_OP_RACK_GATHER, t, args, L->ctx >= 0 ? 3 : 2, x->loc)->id, t);
@@ -347,11 +363,23 @@ void lower_if_stmt(RkNode *s)
 
 /* --- counted loops ------------------------------------------------------------------ */
 
-static void hoist_checks(Loop *lp, RkNode *s, int a, int b, int step)
+/* The bounds checks a counted loop can make once, before it starts: each
+ * access in a statement of its body (not nested in an `if` or another
+ * loop, so it happens on every iteration) whose index is the loop index
+ * plus a constant.  The first and last iterations together cover every
+ * iteration of such an index.  The last index is a + ((b - 1 - a) & -s),
+ * which needs the step to be a power of two (a literal, or 1); with
+ * another step nothing is hoisted and each access is checked where it
+ * happens.  Returns the Boolean "every hoisted access stays in bounds (or
+ * the loop doesn't run)", or -1 if nothing is hoisted. */
+static int hoist_checks(Loop *lp, RkNode *s, int a, int b, int64_t step)
 {
     RkList body = s->body;
     RkLoc loc = s->loc;
     const RkType *B = rk_ty_scalar(RK_E_BOOL);
+    if (step <= 0 || (step & (step - 1)))
+        return -1;
+    int all = -1, last = -1;
     for (int i = 0; i < body.len; i++) {
         RkNode *st = body.items[i];
         RkNode *cands[2] = {NULL, NULL};
@@ -369,24 +397,19 @@ static void hoist_checks(Loop *lp, RkNode *s, int a, int b, int step)
                 continue;
             ViewInfo vw = views[x->object->slot];
             int lanes = access_lanes(x);
-            /* empty loop, or first >= 0 and last + lanes <= count */
-            int empty = emit2(RK_OP_U_CMP_LE, B, b, a, loc);
-            int span = emit2(RK_OP_U_SUB, I64, emit2(RK_OP_U_SUB, I64, b, a, loc), lit64(1), loc);
-            int last = emit2(RK_OP_U_ADD, I64, a,
-                             emit2(RK_OP_U_MUL, I64, emit2(RK_OP_U_DIV, I64, span, step, loc),
-                                   step, loc),
+            if (last < 0) {
+                int span = emit2(RK_OP_U_SUB, I64, emit2(RK_OP_U_SUB, I64, b, a, loc),
+                                 lit64(1), loc);
+                last = emit2(RK_OP_U_ADD, I64, a, emit2(RK_OP_U_AND, I64, span, lit64(-step), loc),
                              loc);
+            }
+            /* first >= 0 and last + lanes <= count */
             int first_ok = emit2(RK_OP_U_CMP_GE, B, emit2(RK_OP_U_ADD, I64, a, lit64(c), loc),
                                  lit64(0), loc);
             int end = emit2(RK_OP_U_ADD, I64, last, lit64(c + lanes), loc);
             int last_ok = emit2(RK_OP_U_CMP_LE, B, end, vw.count, loc);
-            int ok = emit2(RK_OP_U_OR, B, empty, emit2(RK_OP_U_AND, B, first_ok, last_ok, loc),
-                           loc);
-            const char *what = !strcmp(x->note, "element") ? "element index"
-                               : !strcmp(x->note, "store") ? "rack store" : "rack load";
-            trap_unless(ok, rk_arena_printf(&rk_heap, "%s outside the elements of %s",
-                                            what, x->object->name),
-                        x->loc);
+            int ok = emit2(RK_OP_U_AND, B, first_ok, last_ok, loc);
+            all = all < 0 ? ok : emit2(RK_OP_U_AND, B, all, ok, loc);
             RkNode **grown = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)(lp->nhoist + 1));
             if (lp->nhoist)
                 memcpy(grown, lp->hoist, sizeof(RkNode *) * (size_t)lp->nhoist);
@@ -394,54 +417,65 @@ static void hoist_checks(Loop *lp, RkNode *s, int a, int b, int step)
             lp->hoist[lp->nhoist++] = x;
         }
     }
+    if (all < 0)
+        return -1;
+    return emit2(RK_OP_U_OR, B, emit2(RK_OP_U_CMP_LE, B, b, a, loc), all, loc);
 }
 
-/* Is a loop's step a literal above zero (or absent, 1)? */
-static bool constant_step(RkNode *step)
+/* A loop's step as a positive literal (absent: 1), or 0 if it isn't one. */
+static int64_t constant_step(RkNode *step)
 {
     if (!step)
-        return true;
+        return 1;
     if (step->kind == RK_UNIFORM) /* by <3> */
         step = step->operand;
     bool neg = false;
     uint64_t mag = 0;
-    return step->kind == RK_INT && rk_int_literal(step->text, &neg, &mag) && !neg && mag > 0;
+    if (step->kind == RK_INT && rk_int_literal(step->text, &neg, &mag) && !neg && mag > 0 &&
+        mag <= INT32_MAX)
+        return (int64_t)mag;
+    return 0;
 }
 
-void lower_for(RkNode *s)
+static Loop *new_loop(RkNode *s)
 {
-    RkLoc loc = s->loc;
-    const RkType *it = node_ty(s->from);
-    const RkType *B = rk_ty_scalar(RK_E_BOOL);
-    int a = as_uniform(lower_expr(s->from)), b = as_uniform(lower_expr(s->to));
-    int step = s->step ? as_uniform(lower_expr(s->step)) : const_uniform(it->elem, 1);
-    if (!constant_step(s->step)) { /* a positive literal step needs no check */
-        int pos = emit2(RK_OP_U_CMP_GT, B, step, const_uniform(it->elem, 0), loc);
-        trap_unless(pos, "a loop steps forward", loc);
-    }
-    int a64 = i64_of(a, loc), b64 = i64_of(b, loc), s64 = i64_of(step, loc);
     Loop *lp = RK_NEW(Loop);
     lp->stmt = s;
     lp->outer = loop;
     lp->sr = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)L->env->nslots);
     for (int i = 0; i < L->env->nslots; i++)
         lp->sr[i] = -1;
-    hoist_checks(lp, s, a64, b64, s64);
+    return lp;
+}
+
+typedef struct Bounds {
+    int a, b, step;       /* the index's type */
+    int a64, b64, s64;    /* i64 */
+} Bounds;
+
+/* The loop itself: a head testing i < b, the body, and the step that
+ * leaves once b - i <= step (so the index never overflows).  Accesses lp
+ * hoisted get one strength-reduced pointer per view. */
+static void counted_loop(RkNode *s, Loop *lp, Bounds k)
+{
+    RkLoc loc = s->loc;
+    const RkType *it = node_ty(s->from);
+    const RkType *B = rk_ty_scalar(RK_E_BOOL);
     /* one strength-reduced pointer per view indexed by the loop index */
     int *srv = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(lp->nhoist + 1)), nsr = 0;
     for (int i = 0; i < lp->nhoist; i++) {
         int slot = lp->hoist[i]->object->slot;
         bool seen = false;
-        for (int k = 0; k < nsr; k++)
-            seen |= srv[k] == slot;
+        for (int j = 0; j < nsr; j++)
+            seen |= srv[j] == slot;
         if (!seen)
             srv[nsr++] = slot;
     }
     int *init = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nsr + 1));
-    init[0] = a;
-    for (int k = 0; k < nsr; k++)
-        init[1 + k] = emit2(RK_OP_PTR_ADD, value_type(views[srv[k]].ptr), views[srv[k]].ptr,
-                            a64, loc);
+    init[0] = k.a;
+    for (int j = 0; j < nsr; j++)
+        init[1 + j] = emit2(RK_OP_PTR_ADD, value_type(views[srv[j]].ptr), views[srv[j]].ptr,
+                            k.a64, loc);
     Vars vs = {0};
     assigned(s->body, &vs);
     Var *vars = vs.items;
@@ -450,36 +484,98 @@ void lower_for(RkNode *s)
     int *args = edge_args(vars, n, 1 + nsr, init);
     branch(head, args, 1 + nsr + n, loc);
     rk_nir_block_param(L->f, head, it);
-    for (int k = 0; k < nsr; k++)
-        rk_nir_block_param(L->f, head, value_type(views[srv[k]].ptr));
+    for (int j = 0; j < nsr; j++)
+        rk_nir_block_param(L->f, head, value_type(views[srv[j]].ptr));
     params_for(head, vars, n);
     params_for(exit, vars, n);
     set_block(head);
     bind_params(head, vars, n, 1 + nsr);
     int i = head->params[0];
-    int go = emit2(RK_OP_U_CMP_LT, B, i, b, loc);
+    int go = emit2(RK_OP_U_CMP_LT, B, i, k.b, loc);
     cbranch(go, body, NULL, 0, exit, edge_args(vars, n, 0, NULL), n, loc);
     set_block(body);
     L->env->slots[s->slot] = lval(i, it);
-    for (int k = 0; k < nsr; k++)
-        lp->sr[srv[k]] = head->params[1 + k];
+    for (int j = 0; j < nsr; j++)
+        lp->sr[srv[j]] = head->params[1 + j];
     loop = lp;
     lower_stmts(s->body, s->body.len);
     loop = lp->outer;
     /* if b - i <= step the next i is b: leave; else i + step */
-    int left = emit2(RK_OP_U_SUB, I64, b64, i64_of(i, loc), loc);
-    int done = emit2(RK_OP_U_CMP_LE, B, left, s64, loc);
+    int left = emit2(RK_OP_U_SUB, I64, k.b64, i64_of(i, loc), loc);
+    int done = emit2(RK_OP_U_CMP_LE, B, left, k.s64, loc);
     int *next = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nsr + 1));
-    next[0] = emit2(RK_OP_U_ADD, it, i, step, loc);
-    for (int k = 0; k < nsr; k++)
-        next[1 + k] = emit2(RK_OP_PTR_ADD, value_type(head->params[1 + k]), head->params[1 + k],
-                            s64, loc);
+    next[0] = emit2(RK_OP_U_ADD, it, i, k.step, loc);
+    for (int j = 0; j < nsr; j++)
+        next[1 + j] = emit2(RK_OP_PTR_ADD, value_type(head->params[1 + j]), head->params[1 + j],
+                            k.s64, loc);
     int *back = edge_args(vars, n, 1 + nsr, next);
     int *out = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
     memcpy(out, back + 1 + nsr, sizeof(int) * (size_t)n);
     cbranch(done, exit, out, n, head, back, 1 + nsr + n, loc);
     set_block(exit);
     bind_params(exit, vars, n, 0);
+}
+
+/* A counted loop.  When some accesses can be checked before it starts,
+ * the loop is written twice: the fast version, with those checks made
+ * once, runs when they pass; otherwise the checked version runs, which
+ * checks every access where it happens, so the trap (and everything the
+ * loop does before it) is exactly the interpreter's. */
+void lower_for(RkNode *s)
+{
+    RkLoc loc = s->loc;
+    const RkType *it = node_ty(s->from);
+    const RkType *B = rk_ty_scalar(RK_E_BOOL);
+    Bounds k;
+    k.a = as_uniform(lower_expr(s->from));
+    k.b = as_uniform(lower_expr(s->to));
+    k.step = s->step ? as_uniform(lower_expr(s->step)) : const_uniform(it->elem, 1);
+    int64_t literal = constant_step(s->step);
+    if (!literal) { /* a positive literal step needs no check */
+        int pos = emit2(RK_OP_U_CMP_GT, B, k.step, const_uniform(it->elem, 0), loc);
+        trap_unless(pos, "a loop steps forward", NULL, 0, loc);
+    }
+    k.a64 = i64_of(k.a, loc), k.b64 = i64_of(k.b, loc), k.s64 = i64_of(k.step, loc);
+    Loop *lp = new_loop(s);
+    int ok = hoist_checks(lp, s, k.a64, k.b64, literal);
+    if (ok < 0) {
+        counted_loop(s, lp, k);
+        return;
+    }
+    Vars vs = {0};
+    assigned(s->body, &vs);
+    Var *vars = vs.items;
+    int n = vs.n;
+    RkBlock *pre = L->b;
+    int *no = edge_args(vars, n, 0, NULL); /* materialise before branching */
+    (void)no;
+    LVal *saved = rk_arena_alloc(&rk_heap, sizeof(LVal) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        saved[i] = *var_ref(vars[i]);
+    /* Blocks in the order the allocator reads them: the checked copy, then
+     * the fast one, then the join, so what only one copy reads is dead in
+     * the other. */
+    RkBlock *start[2], *end[2];
+    int *out[2];
+    for (int v = 1; v >= 0; v--) {
+        start[v] = rk_nir_block(L->f);
+        set_block(start[v]);
+        for (int i = 0; i < n; i++)
+            *var_ref(vars[i]) = saved[i];
+        counted_loop(s, v ? new_loop(s) : lp, k);
+        end[v] = L->b;
+        out[v] = edge_args(vars, n, 0, NULL);
+    }
+    RkBlock *join = rk_nir_block(L->f);
+    params_for(join, vars, n);
+    set_block(pre);
+    cbranch(ok, start[0], NULL, 0, start[1], NULL, 0, loc);
+    for (int v = 0; v < 2; v++) {
+        set_block(end[v]);
+        branch(join, out[v], n, loc);
+    }
+    set_block(join);
+    bind_params(join, vars, n, 0);
 }
 
 /* --- slow blocks --------------------------------------------------------------------- */

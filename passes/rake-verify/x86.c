@@ -278,7 +278,8 @@ static const ElfReloc *reloc_at(Ctx *c, uint64_t off);
  * The trampoline of a run's K-th call.slow, rk_tramp_FUNC_K, lies outside
  * the run.  It must keep every register (rk_target_slow_saved): each is
  * stored to the stack before the trampoline's only call and loaded from
- * the same place after it; the call reaches rk_slow_LINE_COL (a
+ * the same place after it; the call reaches rk_slow_LINE_COL (a failed
+ * check's: rk_trap_LINE_COL, rk_mir_slow_helper) (a
  * relocation against that symbol); the trampoline ends in ret. */
 
 typedef struct Saves {
@@ -314,9 +315,7 @@ static void note_save(const Ctx *c, const Insn *in, bool after, Saves *sv)
 
 static bool tramp_call(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
-    int at = mi->ops[0].kind == RK_MO_REG;
-    const char *want = rk_arena_printf(&rk_heap, "rk_slow_%lld_%lld", (long long)mi->ops[at].imm,
-                                       (long long)mi->ops[at + 1].imm);
+    const char *want = rk_mir_slow_helper(mi);
     const ElfReloc *r = reloc_at(c, in->addr + 1);
     return r && r->sym && r->sym->name && !strcmp(r->sym->name, want);
 }
@@ -492,7 +491,7 @@ static bool transfer(const RkMInstr *mi)
 static bool bool_branch(Ctx *c, const RkMInstr *mi)
 {
     return (!strcmp(mi->origin, "branch") || !strcmp(mi->origin, "u.cvt")) && c->f->kind &&
-           !strcmp(c->f->kind, "stack_run");
+           (!strcmp(c->f->kind, "stack_run") || !strcmp(c->f->kind, "general_run"));
 }
 
 static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)

@@ -1,0 +1,131 @@
+#!/usr/bin/env bats
+# tests/53-general-runs.bats: native general runs (runs over views) on
+# x86-sse2, x86-avx2 and x86-avx512, against the interpreter.
+#
+#   conformance  the spec's general-run programs: the expected result on
+#                x86-sse2 (4 lanes, as they were written), and on every
+#                profile exactly what `rakec --interpret --target P`
+#                prints (wider profiles read past the 4-element arrays,
+#                so they trap, with the same message and location)
+#   programs     tests/runs/general/*.rk with 0, 1, 3 and 5 arguments
+#                (main's argc chooses the bounds, indices and steps), so
+#                each runs both the fast copy of a loop (bounds checked
+#                once before it) and the checked copy (checked where each
+#                access happens), in bounds and out: stdout, stderr and
+#                the exit status equal the interpreter's
+#   code         the fast copy of a loop has no check in it; a failed
+#                check reaches rk_trap_LINE_COL through a trampoline
+#   refusals     what native general runs don't do is a located error
+#
+# AVX-512 code runs only where /proc/cpuinfo has avx512f; elsewhere it is
+# compiled and verified, and the test says it skipped the execution.
+load lib/common
+
+GEN=$RAKE_ROOT/tests/runs/general
+CONF=(fallbacks_safe_root runs_running_sum sweeps_grade tines_safe_root)
+export RAKE_NATIVE_CFLAGS=${RAKE_NATIVE_CFLAGS:--O1}
+
+has_avx512() { [ -z "${RAKE_X86_NO_AVX512:-}" ] && grep -qw avx512f /proc/cpuinfo; }
+
+# same PROFILE FILE ARGS...: --run and --interpret agree on everything.
+same() {
+    local p=$1 f=$2
+    shift 2
+    local want got ws=0 gs=0
+    want=$("$BIN/rakec" --interpret --target "$p" "$f" -- "$@" 2>&1) || ws=$?
+    got=$("$BIN/rakec" --run --no-report --target "$p" "$f" -- "$@" 2>&1) || gs=$?
+    if [ "$want" != "$got" ] || [ "$ws" != "$gs" ]; then
+        echo "$f on $p with $# argument(s):"
+        echo "  --interpret (status $ws): $want"
+        echo "  --run       (status $gs): $got"
+        return 1
+    fi
+}
+
+profile_programs() {
+    local p=$1 f fails=0
+    if [ "$p" = x86-avx512 ] && ! has_avx512; then
+        for f in "$GEN"/*.rk; do
+            "$BIN/rakec" --verify-native --no-report --target "$p" "$f" -o "$BATS_TEST_TMPDIR/v.o"
+        done
+        skip "this CPU has no avx512f (/proc/cpuinfo): AVX-512 general runs compiled and verified, not run"
+    fi
+    for f in "$GEN"/*.rk; do
+        same "$p" "$f" || fails=$((fails + 1))
+        same "$p" "$f" a || fails=$((fails + 1))
+        same "$p" "$f" a b c || fails=$((fails + 1))
+        same "$p" "$f" a b c d e || fails=$((fails + 1))
+    done
+    [ "$fails" -eq 0 ]
+}
+
+@test "general runs: the conformance programs give their expected results on x86-sse2" {
+    local c want got
+    for c in "${CONF[@]}"; do
+        want=$(sed -n 's/^~~ expect: //p' "$SHARED/conformance/$c.rk")
+        got=$("$BIN/rakec" --run --no-report --target x86-sse2 "$SHARED/conformance/$c.rk")
+        echo "$c: want $want, got $got"
+        [ -n "$want" ] && [ "$got" = "$want" ]
+    done
+}
+
+@test "general runs: the conformance programs match the interpreter on every x86 profile, traps included" {
+    local c p
+    for p in x86-sse2 x86-avx2 x86-avx512; do
+        if [ "$p" = x86-avx512 ] && ! has_avx512; then continue; fi
+        for c in "${CONF[@]}"; do
+            same "$p" "$SHARED/conformance/$c.rk"
+        done
+    done
+    run "$BIN/rakec" --run --no-report --target x86-avx2 "$SHARED/conformance/runs_running_sum.rk"
+    [ "$status" -eq 1 ]
+    [[ $output == *"runs_running_sum.rk:7:23: trap: rack load [4, 12) outside 8 elements"* ]]
+}
+
+@test "general runs: tests/runs/general on x86-sse2, in bounds and out" {
+    profile_programs x86-sse2
+}
+
+@test "general runs: tests/runs/general on x86-avx2, in bounds and out" {
+    profile_programs x86-avx2
+}
+
+@test "general runs: tests/runs/general on x86-avx512 (run only with avx512f)" {
+    profile_programs x86-avx512
+}
+
+@test "general runs: the fast copy of a loop checks nothing; the checked copy traps through rk_trap" {
+    "$BIN/rakec" -S --no-report --target x86-avx2 "$GEN/loads_stores.rk" -o "$BATS_TEST_TMPDIR/l.s"
+    local s=$BATS_TEST_TMPDIR/l.s
+    # three trap sites, all in the checked copy (out[<i>]'s load has the
+    # range of its store, checked before the loop too): each a trampoline
+    # call, then ud2
+    [ "$(grep -c 'call	rk_tramp_scale_add_' "$s")" -eq 3 ]
+    [ "$(grep -A1 'call	rk_tramp_scale_add_' "$s" | grep -c ud2)" -eq 3 ]
+    grep -q 'call	rk_trap_7_14$' "$s"
+    grep -q 'call	rk_trap_8_8$' "$s"
+    grep -q 'call	rk_trap_8_30$' "$s"
+    # the fast copy comes last: after the last trampoline call, its loop
+    # has no trampoline call and no more than its loads and stores
+    awk '/^scale_add:/,/\.size\tscale_add,/' "$s" | awk '/rk_tramp/ {n = NR} {line[NR] = $0} END {for (i = n + 1; i <= NR; i++) print line[i]}' >"$BATS_TEST_TMPDIR/f.s"
+    cat "$BATS_TEST_TMPDIR/f.s"
+    ! grep -q 'rk_tramp\|cmov' "$BATS_TEST_TMPDIR/f.s"
+    # the loads are the multiply's and add's memory operands; one store
+    [ "$(grep -c 'vmovups' "$BATS_TEST_TMPDIR/f.s")" -eq 1 ]
+}
+
+@test "general runs: what they don't do natively is a located error" {
+    printf 'run d(x: []f32, y: []f32, out: mut []f32, <n: i32>):\n  out[<0>] <- x[<0>] + y[<0>]\n' >"$BATS_TEST_TMPDIR/seven.rk"
+    run "$BIN/rakec" -c --no-report --target x86-avx2 "$BATS_TEST_TMPDIR/seven.rk" -o "$BATS_TEST_TMPDIR/seven.o"
+    [ "$status" -eq 1 ]
+    [[ $output == *"seven.rk:1:1: error: d needs a 7th integer argument register"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/seven.o" ]
+    printf 'run b(x: []u8, out: mut []u8, <n: i32>):\n  out[<0>] <- x[<0>]\n' >"$BATS_TEST_TMPDIR/u8.rk"
+    run "$BIN/rakec" -c --no-report --target x86-sse2 "$BATS_TEST_TMPDIR/u8.rk" -o "$BATS_TEST_TMPDIR/u8.o"
+    [ "$status" -eq 1 ]
+    [[ $output == *"u8.rk:2:"*"error: x86-sse2 can't compile u8s yet"* ]]
+    printf 'run g(t: []f32, out: mut []f32, idx: []i32):\n  let k = idx[<0>]\n  out[<0>] <- t[k]\n' >"$BATS_TEST_TMPDIR/g.rk"
+    run "$BIN/rakec" -c --no-report --target x86-avx2 "$BATS_TEST_TMPDIR/g.rk" -o "$BATS_TEST_TMPDIR/g.o"
+    [ "$status" -eq 1 ]
+    [[ $output == *"g.rk:3:16: error: x86-avx2 can't compile gathers yet"* ]]
+}
