@@ -34,6 +34,20 @@ bool rk_kind_is_expr(RkKind k)
     return k >= RK_INT && k <= RK_LANES && k != RK_FIELD_INIT;
 }
 
+int64_t rk_ast_literal_step(const RkNode *step)
+{
+    if (!step)
+        return 1;
+    if (step->kind == RK_UNIFORM) /* by <3> */
+        step = step->operand;
+    bool neg = false;
+    uint64_t mag = 0;
+    if (step && step->kind == RK_INT && step->text && rk_int_literal(step->text, &neg, &mag) &&
+        !neg && mag > 0 && mag <= INT32_MAX)
+        return (int64_t)mag;
+    return 0;
+}
+
 bool rk_int_literal(const char *s, bool *neg, uint64_t *mag)
 {
     *neg = *s == '-';

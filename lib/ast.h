@@ -135,6 +135,12 @@ RkList rk_list_finish(RkListBuilder *b);
  * 64 bits or a malformed spelling. */
 bool rk_int_literal(const char *text, bool *neg, uint64_t *magnitude);
 
+/* A counted loop's step that needs no check at run time: an integer
+ * literal from 1 to 2^31 - 1, bare or marked (`by 4`, `by <4>`); no step
+ * at all is 1.  Its value, or 0 for any other step (rake-lower checks
+ * those, and rake-cgen writes their trap helpers). */
+int64_t rk_ast_literal_step(const RkNode *step);
+
 /* The document: rake.ast or rake.checked (the same tree, annotated). */
 json_t *rk_ast_encode(const RkModule *m, const char *kind);
 RkModule *rk_ast_decode(json_t *root);

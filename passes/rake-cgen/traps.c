@@ -34,7 +34,6 @@
  * embeds the runs' native code), one per source location, in the order
  * of a depth-first walk of each run's body.  External linkage, like the
  * slow blocks' helpers: the run's assembly calls them by name. */
-#include <stdint.h>
 #include <string.h>
 
 #include "cgen.h"
@@ -90,18 +89,6 @@ static bool access_site(RkNode *n, Site *s)
     return true;
 }
 
-/* A step that needs no check: an integer literal from 1 to 2^31 - 1
- * (rake-lower checks any other at run time). */
-static bool safe_step(RkNode *e)
-{
-    bool neg = false;
-    uint64_t mag = 0;
-    if (e && e->kind == RK_UNIFORM)
-        e = e->operand;
-    return e && e->kind == RK_INT && e->text && rk_int_literal(e->text, &neg, &mag) && !neg &&
-           mag > 0 && mag <= INT32_MAX;
-}
-
 static void visit(RkNode *n, void *run)
 {
     Site s;
@@ -109,7 +96,7 @@ static void visit(RkNode *n, void *run)
         return;
     if (access_site(n, &s))
         helper(run, &s);
-    if (n->kind == RK_FOR && n->step && !safe_step(n->step))
+    if (n->kind == RK_FOR && !rk_ast_literal_step(n->step))
         helper(run, &(Site){n->loc, "loop step", 0, "a loop steps forward"});
     rk_ast_each_child(n, visit, run);
 }

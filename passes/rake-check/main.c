@@ -23,7 +23,7 @@
  *   part module state       kernels that read them, so they are no part)
  *   part slow blocks        a run holds `slow { }` blocks (they become C)
  *   part general runs       a run over views (a failed check inside one is
- *                           reported by the slow tier's C) 
+ *                           reported by the slow tier's C)
  *
  * so that rakec reads them with `read`, never by the JSON's layout.
  *
@@ -74,16 +74,16 @@ static int describe(void)
     for (int k = 0; k < 3; k++)
         if (has[k])
             printf("part %s\n", parts[k].part);
-    for (int i = 0; i < m->decls.len; i++)
-        if (m->decls.items[i]->kind == RK_RUN && has_slow_block(m->decls.items[i], NULL)) {
-            printf("part slow blocks\n");
-            break;
-        }
-    for (int i = 0; i < m->decls.len; i++)
-        if (m->decls.items[i]->kind == RK_RUN && !m->decls.items[i]->ret) {
-            printf("part general runs\n");
-            break;
-        }
+    bool blocks = false, general = false;
+    for (int i = 0; i < m->decls.len; i++) {
+        RkNode *d = m->decls.items[i];
+        blocks |= d->kind == RK_RUN && has_slow_block(d, NULL);
+        general |= d->kind == RK_RUN && !d->ret;
+    }
+    if (blocks)
+        printf("part slow blocks\n");
+    if (general)
+        printf("part general runs\n");
     return 0;
 }
 

@@ -45,14 +45,16 @@ static const char *number(int n)
     return n >= 0 && n <= 10 ? words[n] : rk_arena_printf(&rk_heap, "%d", n);
 }
 
-static RkMReg int_arg(RkFunc *nf, int *nint, const char *what)
+/* The next integer argument register; `who` ("run f" or "f") needs it,
+ * `what` says for what ("" or " for stack s").  Rake never reads
+ * arguments from the stack. */
+static RkMReg int_arg(RkFunc *nf, int *nint, const char *who, const char *what)
 {
     const RkTarget *t = S->target;
     if (*nint == t->nargs[RK_RC_GPR])
-        rk_diag_fatal(nf->loc, "run %s needs a %s integer argument register for %s; System V "
-                               "passes %s in registers, and Rake never passes arguments on the "
-                               "stack",
-                      nf->name, ordinal(*nint + 1), what, number(t->nargs[RK_RC_GPR]));
+        rk_diag_fatal(nf->loc, "%s needs a %s integer argument register%s; System V passes %s "
+                               "in registers, and Rake never passes arguments on the stack",
+                      who, ordinal(*nint + 1), what, number(t->nargs[RK_RC_GPR]));
     return rk_mreg(RK_RC_GPR, false, t->args[RK_RC_GPR][(*nint)++].num);
 }
 
@@ -65,14 +67,17 @@ static void view_param(RkFunc *nf, RkMFunc *mf, int i, int *nint)
     int id = nf->params[i];
     RkMArg *p = &mf->args[mf->nargs - 1];
     p->type = rk_nir_type_str(rk_ty_ptr(ty->inner->elem));
-    p->reg = int_arg(nf, nint, rk_arena_printf(&rk_heap, "view %s's pointer", nf->pnames[i]));
+    const char *run = rk_arena_printf(&rk_heap, "run %s", nf->name);
+    p->reg = int_arg(nf, nint, run, rk_arena_printf(&rk_heap, " for view %s's pointer",
+                                                    nf->pnames[i]));
     p->bits = 64;
     p->vreg = rk_mir_vreg(mf, RK_RC_GPR);
     S->vreg[id] = p->vreg;
     RkMArg *c = &mf->args[mf->nargs++];
     c->name = rk_arena_printf(&rk_heap, "%s_count", nf->pnames[i]);
     c->type = "i32";
-    c->reg = int_arg(nf, nint, rk_arena_printf(&rk_heap, "view %s's count", nf->pnames[i]));
+    c->reg = int_arg(nf, nint, run, rk_arena_printf(&rk_heap, " for view %s's count",
+                                                    nf->pnames[i]));
     c->bits = 32;
     c->vreg = rk_mir_vreg(mf, RK_RC_GPR);
     int n = rk_mir_vreg(mf, RK_RC_GPR);
@@ -99,13 +104,8 @@ static void entry(RkFunc *nf, RkMFunc *mf)
         a->name = nf->pnames[i];
         a->type = rk_nir_type_str(ty);
         if (ty->kind == RK_T_STACK) { /* a descriptor's address */
-            if (nint == t->nargs[RK_RC_GPR])
-                rk_diag_fatal(nf->loc, "run %s needs a %s integer argument register for stack "
-                                       "%s; System V passes %s in registers, and Rake never "
-                                       "passes arguments on the stack",
-                              nf->name, ordinal(nint + 1), nf->pnames[i],
-                              number(t->nargs[RK_RC_GPR]));
-            a->reg = rk_mreg(RK_RC_GPR, false, t->args[RK_RC_GPR][nint++].num);
+            a->reg = int_arg(nf, &nint, rk_arena_printf(&rk_heap, "run %s", nf->name),
+                             rk_arena_printf(&rk_heap, " for stack %s", nf->pnames[i]));
             a->bits = 64;
             a->vreg = rk_mir_vreg(mf, RK_RC_GPR);
             S->vreg[id] = a->vreg;
@@ -120,12 +120,7 @@ static void entry(RkFunc *nf, RkMFunc *mf)
                                    "targets; they run with --interpret",
                           nf->name);
         if (is_int_uniform(ty)) {
-            if (nint == t->nargs[RK_RC_GPR])
-                rk_diag_fatal(nf->loc, "%s needs a %s integer argument register; System V "
-                                       "passes %s in registers, and Rake never passes "
-                                       "arguments on the stack",
-                              nf->name, ordinal(nint + 1), number(t->nargs[RK_RC_GPR]));
-            a->reg = rk_mreg(RK_RC_GPR, false, t->args[RK_RC_GPR][nint++].num);
+            a->reg = int_arg(nf, &nint, nf->name, "");
             a->bits = 32;
             a->vreg = rk_mir_vreg(mf, RK_RC_GPR);
             int x = fresh(), b = fresh();

@@ -878,9 +878,9 @@ static int gbool_op(RkInstr *in)
 }
 
 /* A trap: the slow tier's report of the failed check (rake-cgen's
- * rk_slow_LINE_COL for the trap's location, reading the values its
- * message shows from 8-byte slots), called through a trampoline like a
- * slow block; it never returns, and ud2 follows. */
+ * rk_trap_LINE_COL for the trap's location, rk_mir_slow_helper, reading
+ * the values its message shows from 8-byte slots), called through a
+ * trampoline like a slow block; it never returns, and ud2 follows. */
 static void trap(int here, RkTerm *t)
 {
     RkMInstr *mi = rk_mir_add(S->mf, "call.slow", "trap", -1);
@@ -1029,9 +1029,7 @@ static int run_instr(RkInstr *in)
     case RK_OP_U_AND: case RK_OP_U_OR: case RK_OP_U_NOT:
         if (gpr_bool(in->args[0]))
             return gbool_op(in);
-        if (int_args(in) || is_int64(in->type))
-            return gpr_op(in);
-        break;
+        /* fall through */ /* integers */
     default:
         if (int_args(in) || is_int64(in->type))
             return gpr_op(in);

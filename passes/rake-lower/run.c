@@ -55,16 +55,22 @@ static int i64_of(int id, RkLoc loc)
 
 static int lit64(int64_t v) { return const_uniform(RK_E_I64, (uint64_t)v); }
 
+static int *keep(const int *args, int n)
+{
+    int *a = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
+    if (n)
+        memcpy(a, args, sizeof(int) * (size_t)n);
+    return a;
+}
+
 /* Continue if ok holds, else trap with text, whose "{k}" shows shown[k]. */
 static void trap_unless(int ok, const char *text, const int *shown, int nshown, RkLoc loc)
 {
     RkBlock *cont = rk_nir_block(L->f), *trap = rk_nir_block(L->f);
     L->b->term = (RkTerm){RK_TERM_CBR, ok, {cont->id, NULL, 0}, {trap->id, NULL, 0}, NULL, loc};
     L->b->terminated = true;
-    int *vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nshown + 1));
-    if (nshown)
-        memcpy(vals, shown, sizeof(int) * (size_t)nshown);
-    trap->term = (RkTerm){RK_TERM_TRAP, -1, {-1, vals, nshown}, {0, NULL, 0}, text, loc};
+    trap->term = (RkTerm){RK_TERM_TRAP, -1, {-1, keep(shown, nshown), nshown}, {0, NULL, 0},
+                          text, loc};
     trap->terminated = true;
     set_block(cont);
 }
@@ -310,14 +316,6 @@ static void params_for(RkBlock *b, Var *vars, int n)
     }
 }
 
-static int *keep(const int *args, int n)
-{
-    int *a = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
-    if (n)
-        memcpy(a, args, sizeof(int) * (size_t)n);
-    return a;
-}
-
 static void branch(RkBlock *to, const int *args, int nargs, RkLoc loc)
 {
     L->b->term = (RkTerm){RK_TERM_BR, -1, {to->id, keep(args, nargs), nargs},
@@ -333,6 +331,25 @@ static void cbranch(int c, RkBlock *t, const int *ta, int tn, RkBlock *f, const 
     L->b->terminated = true;
 }
 
+/* Before code splits into arms that each assign some of vars: their
+ * values, materialised in the block before the split (so no arm defines
+ * what the other reads), for restore_vars at the start of each arm. */
+static LVal *save_vars(Var *vars, int n)
+{
+    int *no = edge_args(vars, n, 0, NULL);
+    (void)no;
+    LVal *saved = rk_arena_alloc(&rk_heap, sizeof(LVal) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        saved[i] = *var_ref(vars[i]);
+    return saved;
+}
+
+static void restore_vars(Var *vars, int n, const LVal *saved)
+{
+    for (int i = 0; i < n; i++)
+        *var_ref(vars[i]) = saved[i];
+}
+
 void lower_if_stmt(RkNode *s)
 {
     Vars vs = {0};
@@ -343,17 +360,12 @@ void lower_if_stmt(RkNode *s)
     int n = vs.n;
     int c = as_uniform(lower_expr(s->cond));
     RkBlock *tb = rk_nir_block(L->f), *fb = rk_nir_block(L->f), *join = rk_nir_block(L->f);
-    int *no = edge_args(vars, n, 0, NULL); /* materialise before branching */
-    (void)no;
+    LVal *saved = save_vars(vars, n);
     cbranch(c, tb, NULL, 0, fb, NULL, 0, s->loc);
-    LVal *saved = rk_arena_alloc(&rk_heap, sizeof(LVal) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++)
-        saved[i] = *var_ref(vars[i]);
     params_for(join, vars, n);
     for (int k = 0; k < 2; k++) {
         set_block(k ? fb : tb);
-        for (int i = 0; i < n; i++)
-            *var_ref(vars[i]) = saved[i];
+        restore_vars(vars, n, saved);
         lower_stmts(both[k], both[k].len);
         branch(join, edge_args(vars, n, 0, NULL), n, s->loc);
     }
@@ -420,21 +432,6 @@ static int hoist_checks(Loop *lp, RkNode *s, int a, int b, int64_t step)
     if (all < 0)
         return -1;
     return emit2(RK_OP_U_OR, B, emit2(RK_OP_U_CMP_LE, B, b, a, loc), all, loc);
-}
-
-/* A loop's step as a positive literal (absent: 1), or 0 if it isn't one. */
-static int64_t constant_step(RkNode *step)
-{
-    if (!step)
-        return 1;
-    if (step->kind == RK_UNIFORM) /* by <3> */
-        step = step->operand;
-    bool neg = false;
-    uint64_t mag = 0;
-    if (step->kind == RK_INT && rk_int_literal(step->text, &neg, &mag) && !neg && mag > 0 &&
-        mag <= INT32_MAX)
-        return (int64_t)mag;
-    return 0;
 }
 
 static Loop *new_loop(RkNode *s)
@@ -530,7 +527,7 @@ void lower_for(RkNode *s)
     k.a = as_uniform(lower_expr(s->from));
     k.b = as_uniform(lower_expr(s->to));
     k.step = s->step ? as_uniform(lower_expr(s->step)) : const_uniform(it->elem, 1);
-    int64_t literal = constant_step(s->step);
+    int64_t literal = rk_ast_literal_step(s->step);
     if (!literal) { /* a positive literal step needs no check */
         int pos = emit2(RK_OP_U_CMP_GT, B, k.step, const_uniform(it->elem, 0), loc);
         trap_unless(pos, "a loop steps forward", NULL, 0, loc);
@@ -547,11 +544,7 @@ void lower_for(RkNode *s)
     Var *vars = vs.items;
     int n = vs.n;
     RkBlock *pre = L->b;
-    int *no = edge_args(vars, n, 0, NULL); /* materialise before branching */
-    (void)no;
-    LVal *saved = rk_arena_alloc(&rk_heap, sizeof(LVal) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++)
-        saved[i] = *var_ref(vars[i]);
+    LVal *saved = save_vars(vars, n);
     /* Blocks in the order the allocator reads them: the checked copy, then
      * the fast one, then the join, so what only one copy reads is dead in
      * the other. */
@@ -560,8 +553,7 @@ void lower_for(RkNode *s)
     for (int v = 1; v >= 0; v--) {
         start[v] = rk_nir_block(L->f);
         set_block(start[v]);
-        for (int i = 0; i < n; i++)
-            *var_ref(vars[i]) = saved[i];
+        restore_vars(vars, n, saved);
         counted_loop(s, v ? new_loop(s) : lp, k);
         end[v] = L->b;
         out[v] = edge_args(vars, n, 0, NULL);

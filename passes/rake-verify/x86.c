@@ -278,9 +278,9 @@ static const ElfReloc *reloc_at(Ctx *c, uint64_t off);
  * The trampoline of a run's K-th call.slow, rk_tramp_FUNC_K, lies outside
  * the run.  It must keep every register (rk_target_slow_saved): each is
  * stored to the stack before the trampoline's only call and loaded from
- * the same place after it; the call reaches rk_slow_LINE_COL (a failed
- * check's: rk_trap_LINE_COL, rk_mir_slow_helper) (a
- * relocation against that symbol); the trampoline ends in ret. */
+ * the same place after it; the call reaches rk_slow_LINE_COL, or a
+ * failed check's rk_trap_LINE_COL (rk_mir_slow_helper names it), by a
+ * relocation against that symbol; the trampoline ends in ret. */
 
 typedef struct Saves {
     char at[RK_RC_COUNT][RK_REG_MAX][64]; /* where each register was stored ("" none) */
