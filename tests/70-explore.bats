@@ -144,12 +144,13 @@ need_chromium() {
 }
 
 @test "explore: a rejected program gets its page, with the diagnostic and the stages before it; exit 1" {
-    cp "$RAKE_ROOT/examples/safe_roots.rk" s.rk
+    # a gather: work in progress natively, so rake-check refuses it on x86
+    printf 'run g(t: []f32, out: mut []f32, idx: []i32):\n  let k = idx[<0>]\n  out[<0>] <- t[k]\n' >s.rk
     run rakec --explore --target x86-avx2 s.rk
     [ "$status" -eq 1 ]
-    [[ "$output" == "s.rk:14:1: error: x86-avx2 can't compile general runs yet"* ]]
+    [[ "$output" == "s.rk:3:16: error: x86-avx2 can't compile gathers yet"* ]]
     data s.html >d.json
-    [ "$(jq -r '.outcome.kind, .outcome.stage, .diag.line, .diag.col' d.json | tr '\n' ' ')" = "rejected check 14 1 " ]
+    [ "$(jq -r '.outcome.kind, .outcome.stage, .diag.line, .diag.col' d.json | tr '\n' ' ')" = "rejected check 3 16 " ]
     [ "$(jq '.ast | length' d.json)" -gt 0 ]
     [ "$(jq -r '.checked, .nir, .mir, .asm' d.json | sort -u)" = null ]
 }
@@ -249,6 +250,12 @@ listed() {
                 esac
             fi
             expect=$(sed -n 's/^~~ expect: //p' "$f")
+            lanes=$(sed -n 's/^~~ lanes: //p' "$f")
+            if [ -n "$lanes" ] && [ "$lanes" != "$(rakec --print-targets | awk -v p="$p" '$1 == p {print $2}')" ]; then
+                # written for another lane count (README: `lanes:`): the
+                # result is the interpreter's on this profile (a trap)
+                expect=$(rakec --interpret --target "$p" "$f" 2>&1 || true)
+            fi
             if [ -n "$expect" ] && [ "$kind" != rejected ]; then
                 [ "$(jq -r .interp.text d.json)" = "$expect" ] || { echo "$b on $p: interp $(jq -r .interp.text d.json)"; return 1; }
             fi

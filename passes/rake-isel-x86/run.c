@@ -883,6 +883,10 @@ static int gbool_op(RkInstr *in)
  * trampoline like a slow block; it never returns, and ud2 follows. */
 static void trap(int here, RkTerm *t)
 {
+    if (!general_run()) /* rake-cgen writes trap helpers for general runs only */
+        rk_diag_fatal(t->loc, "%s can't compile this yet: native stack run %s can trap "
+                              "here (%s), and traps inside runs are work in progress natively",
+                      S->profile->name, S->nf->name, t->text ? t->text : "a trap");
     RkMInstr *mi = rk_mir_add(S->mf, "call.slow", "trap", -1);
     mi->loc = t->loc;
     rk_mir_operand(mi, rk_mi(t->loc.line));
