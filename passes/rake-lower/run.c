@@ -375,10 +375,40 @@ void lower_if_stmt(RkNode *s)
 
 /* --- counted loops ------------------------------------------------------------------ */
 
+typedef struct Accesses {
+    RkNode **items;
+    int n, cap;
+} Accesses;
+
+/* The view accesses evaluating e always makes: not those in an if's
+ * arms, after a short-circuit `and`/`or`'s left operand, or in a slow
+ * block (C's own). */
+static void unconditional(RkNode *e, void *ctx)
+{
+    Accesses *a = ctx;
+    if (!e || e->kind == RK_SLOW_BLOCK || e->kind == RK_IF_EXPR)
+        return;
+    if (is_view_access(e)) {
+        if (a->n == a->cap) {
+            a->cap = a->cap ? 2 * a->cap : 4;
+            RkNode **grown = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)a->cap);
+            if (a->n)
+                memcpy(grown, a->items, sizeof(RkNode *) * (size_t)a->n);
+            a->items = grown;
+        }
+        a->items[a->n++] = e;
+    }
+    if (e->kind == RK_BINARY && e->op && (!strcmp(e->op, "and") || !strcmp(e->op, "or"))) {
+        unconditional(e->lhs, ctx);
+        return;
+    }
+    rk_ast_each_child(e, unconditional, ctx);
+}
+
 /* The bounds checks a counted loop can make once, before it starts: each
- * access in a statement of its body (not nested in an `if` or another
- * loop, so it happens on every iteration) whose index is the loop index
- * plus a constant.  The first and last iterations together cover every
+ * access a statement of its body always makes (the statement not nested
+ * in an `if` or another loop, so it happens on every iteration) whose
+ * index is the loop index plus a constant.  The first and last iterations together cover every
  * iteration of such an index.  The last index is a + ((b - 1 - a) & -s),
  * which needs the step to be a power of two (a literal, or 1); with
  * another step nothing is hoisted and each access is checked where it
@@ -394,18 +424,16 @@ static int hoist_checks(Loop *lp, RkNode *s, int a, int b, int64_t step)
     int all = -1, last = -1;
     for (int i = 0; i < body.len; i++) {
         RkNode *st = body.items[i];
-        RkNode *cands[2] = {NULL, NULL};
-        if (st->kind == RK_ASSIGN && is_view_access(st->target))
-            cands[0] = st->target;
-        /* loads directly in the statement's value */
-        RkNode *v = st->kind == RK_ASSIGN || st->kind == RK_LET || st->kind == RK_VAR
-                        ? st->value : NULL;
-        if (v && is_view_access(v))
-            cands[1] = v;
-        for (int k = 0; k < 2; k++) {
-            RkNode *x = cands[k];
+        Accesses acc = {0};
+        if (st->kind == RK_ASSIGN || st->kind == RK_LET || st->kind == RK_VAR) {
+            if (st->kind == RK_ASSIGN)
+                unconditional(st->target, &acc);
+            unconditional(st->value, &acc);
+        }
+        for (int k = 0; k < acc.n; k++) {
+            RkNode *x = acc.items[k];
             int64_t c;
-            if (!x || x->unchecked || !affine(x->index, s, &c))
+            if (x->unchecked || !affine(x->index, s, &c))
                 continue;
             ViewInfo vw = views[x->object->slot];
             int lanes = access_lanes(x);
