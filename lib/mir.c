@@ -377,10 +377,65 @@ static int rotatable(const RkMFunc *f, int h)
     return latch;
 }
 
+/* How many terminators reach block e (threaded past forwarders). */
+static int preds(const RkMFunc *f, int e)
+{
+    int n = 0;
+    for (int b = 0; b < f->nblocks; b++) {
+        const RkMTerm *tm = &f->blocks[b]->term;
+        if (forwarder(f, b))
+            continue;
+        n += (tm->kind == RK_MT_JUMP || tm->kind == RK_MT_BRANCH) && thread(f, tm->then) == e;
+        n += tm->kind == RK_MT_BRANCH && thread(f, tm->els) == e;
+    }
+    return n;
+}
+
+/* The first block laid out after b that isn't a forwarder. */
+static int next_real(const RkMFunc *f, const int *after, int b)
+{
+    int x = after[b];
+    while (x >= 0 && forwarder(f, x))
+        x = after[x];
+    return x;
+}
+
+/* A conditional branch that falls into neither of its targets needs a
+ * jump after it.  If one target is a block only it reaches (the copies
+ * of an edge's arguments, ending in a jump), that block moves right
+ * after the branch, which falls into it: a loop's back edge then sits
+ * inside the loop, not after the function's return. */
+static void place_edges(const RkMFunc *f, int *after)
+{
+    for (int p = 0; p < f->nblocks; p++) {
+        const RkMTerm *tm = &f->blocks[p]->term;
+        if (forwarder(f, p) || tm->kind != RK_MT_BRANCH)
+            continue;
+        int then = thread(f, tm->then), els = thread(f, tm->els), nx = next_real(f, after, p);
+        if (nx == then || nx == els)
+            continue;
+        int e = -1;
+        for (int k = 0; k < 2 && e < 0; k++) {
+            int c = k ? then : els;
+            if (c > 0 && c != p && f->blocks[c]->term.kind == RK_MT_JUMP && preds(f, c) == 1)
+                e = c;
+        }
+        if (e < 0)
+            continue;
+        int prev = 0;
+        while (after[prev] != e)
+            prev = after[prev];
+        after[prev] = after[e];
+        after[e] = after[p];
+        after[p] = e;
+    }
+}
+
 /* The order blocks are laid out in: the function's own, except that a
  * loop head moves after its latch, so each iteration ends in one
  * conditional branch back to the body (the loop is rotated; the entry
- * jumps to the test once). */
+ * jumps to the test once), and a branch's edge block follows it
+ * (place_edges). */
 static int *layout(const RkMFunc *f)
 {
     int n = f->nblocks, *after = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
@@ -397,6 +452,7 @@ static int *layout(const RkMFunc *f)
         after[h] = after[latch];
         after[latch] = h;
     }
+    place_edges(f, after);
     int *order = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
     for (int b = 0, k = 0; b >= 0; b = after[b])
         order[k++] = b;

@@ -68,6 +68,8 @@ static struct {
     bool *is_flag;
     Memo *memo;
     bool *is_gbool;    /* a Boolean held as 0 or 1 in a general register */
+    int *formed, *formed_in; /* an address formed in register formed[id] at the end of
+                                machine block formed_in[id] (-1: none), for its edges */
     bool *is_wide;     /* an i32 held sign-extended in a general register (a view's count) */
     bool *is_k32;      /* an i32 or u32 constant, k32 its value */
     int64_t *k32;
@@ -1063,6 +1065,24 @@ static RkMReg value_reg(int id)
     return rk_mreg(gpr ? RK_RC_GPR : RK_RC_VEC, true, S->vreg[id]);
 }
 
+/* A conditional branch's pointer arguments (a loop's strength-reduced
+ * pointers, stepped), formed in their registers before the branch rather
+ * than in the edge's own block: that block is then only the allocator's
+ * copies, which usually vanish, so the loop's back edge is the branch
+ * itself.  Formed once per branching block (edge() looks them up). */
+static void form_addresses(int here, RkTerm *t)
+{
+    RkEdge *edges[2] = {&t->to, &t->alt};
+    for (int e = 0; e < 2; e++)
+        for (int k = 0; k < edges[e]->nargs; k++) {
+            int id = edges[e]->args[k];
+            if (R.is_addr[id] && R.formed_in[id] != here) {
+                R.formed[id] = address_reg(id);
+                R.formed_in[id] = here;
+            }
+        }
+}
+
 /* The machine block an edge reaches: the target's, or (when the edge
  * carries arguments from a branch) a block that jumps there with them. */
 static int edge(RkEdge *e, bool from_branch)
@@ -1082,7 +1102,10 @@ static int edge(RkEdge *e, bool from_branch)
     S->mf->cur = b;
     for (int k = 0; k < e->nargs; k++) {
         int id = e->args[k]; /* a pointer crossing the edge is formed in its register */
-        rk_mir_jump_arg(term_of(b), R.is_addr[id] ? greg(address_reg(id)) : value_reg(id));
+        RkMReg r = !R.is_addr[id]               ? value_reg(id)
+                   : R.formed_in[id] == from ? greg(R.formed[id])
+                                             : greg(address_reg(id));
+        rk_mir_jump_arg(term_of(b), r);
     }
     S->mf->cur = cur;
     return b;
@@ -1130,6 +1153,7 @@ static void terminate(Pending p)
         edge(&t->to, false);
         return;
     case RK_TERM_CBR: {
+        form_addresses(p.here, t);
         if (R.is_gbool[t->value]) {
             int then = edge(&t->to, true), els = edge(&t->alt, true);
             set_branch(p.here, "nz", then, els);
@@ -1195,6 +1219,10 @@ void select_run(RkFunc *nf, RkMFunc *mf)
     R.is_k32 = rk_arena_alloc(&rk_heap, sizeof *R.is_k32 * n);
     memset(R.is_k32, 0, n);
     R.k32 = rk_arena_alloc(&rk_heap, sizeof *R.k32 * n);
+    R.formed = rk_arena_alloc(&rk_heap, sizeof *R.formed * n);
+    R.formed_in = rk_arena_alloc(&rk_heap, sizeof *R.formed_in * n);
+    for (size_t i = 0; i < n; i++)
+        R.formed_in[i] = -1;
     R.imm = rk_arena_alloc(&rk_heap, sizeof *R.imm * n);
     memset(R.is_imm, 0, n);
     memset(R.is_addr, 0, n);
