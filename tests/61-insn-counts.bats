@@ -42,10 +42,12 @@ setup_file() {
                  'stacks_compact_readings | run combine_readings' 'stacks_doubled | run doubled' \
                  'stacks_several | run roots' 'tines_clipped_root | rake clipped_root' \
                  'fallbacks_safe_root | rake safe_root' 'sweeps_grade | rake grade' \
-                 'advance | run advance' 'compact | run compact_live' 'clamp | run clamp_counts'; do
+                 'advance | run advance' 'compact | run compact_live' 'clamp | run clamp_counts' \
+                 'runs_running_sum | run running_sum' 'safe_roots | run roots' \
+                 'fallbacks_safe_root | run roots' 'sweeps_grade | run grades' \
+                 'tines_safe_root | run roots'; do
             grep -q "^| $k | $p | [0-9]* | [0-9]* |" "$out/stdout" || { echo "no row: $k $p"; false; }
         done
-        grep -q "^| runs_running_sum | run running_sum | $p | WIP |" "$out/stdout"
     done
     # every row with a Rake count has a clang count
     ! grep 'no intrinsics version' "$out/stdout"

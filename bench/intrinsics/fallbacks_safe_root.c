@@ -8,4 +8,11 @@ V fallbacks_safe_root__safe_root(V values)
     return vsqrt_under(vge(values, vzero()), values, vset1(-1.0f));
 }
 
-/* run roots: a general run, work in progress natively in Rake: not compared */
+/* A general run at spec page 03's C boundary (a view as its pointer and
+ * count), written as a C programmer would: no bounds checks, which
+ * Rake's version makes (rules.txt). */
+void fallbacks_safe_root__roots(const float *x, int32_t x_count, float *out, int32_t out_count)
+{
+    (void)x_count, (void)out_count;
+    vstoreu(out, fallbacks_safe_root__safe_root(vloadu(x)));
+}

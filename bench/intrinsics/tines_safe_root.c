@@ -7,4 +7,12 @@ V tines_safe_root__safe_root(V values)
     return vsqrt_underz(vge(values, vzero()), values);
 }
 
-/* run roots: a general run, work in progress natively in Rake: not compared */
+/* A general run at spec page 03's C boundary (a view as its pointer and
+ * count), written as a C programmer would: no bounds checks, which
+ * Rake's version makes (rules.txt). */
+void tines_safe_root__roots(const float *x, int32_t x_count, float *out, int32_t out_count, int32_t n)
+{
+    (void)x_count, (void)out_count;
+    RK_LOOP for (int64_t i = 0; i < n; i += L)
+        vstoreu(out + i, tines_safe_root__safe_root(vloadu(x + i)));
+}

@@ -189,12 +189,17 @@ static bool vector_instr(const RkMInstr *in)
     return false;
 }
 
-static bool is_ret(const RkTarget *t, const RkMInstr *in) { return !strcmp(in->op, t->ret); }
+/* A return, or a trap (a general run's failed check ends in one). */
+static bool is_exit(const RkTarget *t, const RkMInstr *in)
+{
+    return !strcmp(in->op, t->ret) || !strcmp(in->op, t->trap);
+}
 
 /* The full-rack loop: the longest stretch of the emitted code from a
  * backward branch's target to that branch (the loop is rotated, so the
- * stretch is its body and its test) that holds no return; an unrolled
- * loop's stretch holds both of its racks. */
+ * stretch is its body and its test) that holds no return and no trap (in
+ * a general run, the loop whose checks passed before it, not the checked
+ * copy); an unrolled loop's stretch holds both of its racks. */
 static void loop_counts(const RkMFunc *f, const RkTarget *t, int *all, int *vec)
 {
     RkMFlat fl = rk_mir_flatten(f, t);
@@ -207,7 +212,7 @@ static void loop_counts(const RkMFunc *f, const RkTarget *t, int *all, int *vec)
             int at = fl.block_at[in->ops[k].imm];
             bool clean = at >= 0 && at <= p;
             for (int q = at; clean && q <= p; q++)
-                clean = !is_ret(t, &fl.ins[q]);
+                clean = !is_exit(t, &fl.ins[q]);
             if (clean && p - at > to - from) {
                 from = at;
                 to = p;
