@@ -377,6 +377,18 @@ static int rotatable(const RkMFunc *f, int h)
     return latch;
 }
 
+/* In the layout chain `after` (block 0 first), take block x out and put
+ * it right after block y. */
+static void move_after(int *after, int x, int y)
+{
+    int prev = 0;
+    while (after[prev] != x)
+        prev = after[prev];
+    after[prev] = after[x];
+    after[x] = after[y];
+    after[y] = x;
+}
+
 /* How many terminators reach block e (threaded past forwarders). */
 static int preds(const RkMFunc *f, int e)
 {
@@ -420,14 +432,8 @@ static void place_edges(const RkMFunc *f, int *after)
             if (c > 0 && c != p && f->blocks[c]->term.kind == RK_MT_JUMP && preds(f, c) == 1)
                 e = c;
         }
-        if (e < 0)
-            continue;
-        int prev = 0;
-        while (after[prev] != e)
-            prev = after[prev];
-        after[prev] = after[e];
-        after[e] = after[p];
-        after[p] = e;
+        if (e >= 0)
+            move_after(after, e, p);
     }
 }
 
@@ -443,14 +449,8 @@ static int *layout(const RkMFunc *f)
         after[b] = b + 1 < n ? b + 1 : -1;
     for (int h = 1; h < n; h++) {
         int latch = rotatable(f, h);
-        if (latch < 0)
-            continue;
-        int prev = 0;
-        while (after[prev] != h)
-            prev = after[prev];
-        after[prev] = after[h];
-        after[h] = after[latch];
-        after[latch] = h;
+        if (latch >= 0)
+            move_after(after, h, latch);
     }
     place_edges(f, after);
     int *order = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
