@@ -320,6 +320,19 @@ static const char *pointer_in(const RkNode *at, const RkNode *n, const char *pat
     return NULL;
 }
 
+const RkType *rk_ast_type(const RkModule *m, const RkNode *n, const char *pass)
+{
+    const RkType *t = n->ty ? rk_type_parse(n->ty) : NULL;
+    if (t)
+        return t;
+    const char *at = m ? rk_ast_pointer(m, n) : NULL;
+    if (at)
+        rk_ir_fail_at(at, "this %s has %s \"ty\" (rake-check types every node %s reads)",
+                      rk_kind_name(n->kind), n->ty ? "an unreadable" : "no", pass);
+    rk_diag_internal("%s: %s at %d:%d has no type", pass, rk_kind_name(n->kind), n->loc.line,
+                     n->loc.col);
+}
+
 const char *rk_ast_pointer(const RkModule *m, const RkNode *n)
 {
     for (int i = 0; i < m->decls.len; i++) {

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "types.h"
 
 #define RK_NODE_KINDS(X)                                                      \
     /* definitions */                                                         \
@@ -116,6 +117,12 @@ RkNode *rk_ast_find_decl(RkModule *m, const char *name, bool tine);
  * for a located input error about it; NULL if n is not in the tree (a node
  * a pass made). */
 const char *rk_ast_pointer(const RkModule *m, const RkNode *n);
+
+/* Node n's type from rake-check's "ty".  A node of m's document without
+ * a readable one is not what rake-check writes: an input error at the
+ * node (exit 2); a node `pass` made itself without one is its internal
+ * error.  m may be NULL (then only the latter). */
+const RkType *rk_ast_type(const RkModule *m, const RkNode *n, const char *pass);
 
 RkNode *rk_node_new(RkKind kind, RkLoc loc);
 const char *rk_kind_name(RkKind kind);

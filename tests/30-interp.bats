@@ -187,3 +187,24 @@ EOF
     assert_success
     echo "# $output" >&3
 }
+
+# Found by tests/90's mutation run: a rake.checked document with an
+# element index whose "ty" read "i3:" made rake-interp stop with an
+# internal error (exit 3) instead of refusing its input, as rake-lower does
+# (lib/ast's rk_ast_type serves both).
+@test "interp: a node without the type rake-check gives it is refused, located in the document (exit 2)" {
+    local c=$BATS_TEST_TMPDIR/c.json b=$BATS_TEST_TMPDIR/bad.json bin p
+    "$BIN/rake-parse" "$SHARED/conformance/fallbacks_safe_root.rk" |
+        "$BIN/rake-check" --target wasm-simd128 >"$c"
+    p='["decls",2,"body",3,"value","operand","rhs","index"]'
+    [ "$(jq -r "getpath($p).k" "$c")" = int ]
+    for what in "delpaths([$p + [\"ty\"]])" "setpath($p + [\"ty\"]; \"i3:\")"; do
+        jq "$what" "$c" >"$b"
+        for bin in "$BIN" "$ASAN_BIN"; do
+            run "$bin/rake-interp" <"$b"
+            [ "$status" -eq 2 ] || { echo "$what: status $status: $output"; return 1; }
+            [[ "${lines[0]}" =~ ^rake-interp:\ \<stdin\>:[0-9]+:[0-9]+:\ this\ int\ has\ (no|an\ unreadable)\ \"ty\" ]] ||
+                { echo "$what: ${lines[0]}"; return 1; }
+        done
+    done
+}

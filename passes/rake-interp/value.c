@@ -79,15 +79,11 @@ Val v_mask(RkElem lane_elem, int lanes)
     return v;
 }
 
+/* A node's type: a document's node without a readable "ty" is refused
+ * at the node (exit 2), as rake-lower refuses it. */
 const RkType *ty_of(RkNode *n)
 {
-    if (!n->ty)
-        rk_diag_internal("rake-interp: node %s at %d:%d has no type",
-                         rk_kind_name(n->kind), n->loc.line, n->loc.col);
-    const RkType *t = rk_type_parse(n->ty);
-    if (!t)
-        rk_diag_internal("rake-interp: bad type '%s'", n->ty);
-    return t;
+    return rk_ast_type(I ? I->module : NULL, n, "rake-interp");
 }
 
 /* A value where type t is expected: broadcast a scalar into a rack. */

@@ -18,15 +18,7 @@
  * the node (exit 2), unless the node is one rake-lower made itself. */
 const RkType *node_ty(RkNode *n)
 {
-    const RkType *t = n->ty ? rk_type_parse(n->ty) : NULL;
-    if (t)
-        return t;
-    const char *at = L && L->module ? rk_ast_pointer(L->module, n) : NULL;
-    if (at)
-        rk_ir_fail_at(at, "this %s has %s \"ty\" (rake-check types every node rake-lower reads)",
-                      rk_kind_name(n->kind), n->ty ? "an unreadable" : "no");
-    rk_diag_internal("rake-lower: %s at %d:%d has no type", rk_kind_name(n->kind), n->loc.line,
-                     n->loc.col);
+    return rk_ast_type(L ? L->module : NULL, n, "rake-lower");
 }
 
 static uint64_t literal_bits(RkNode *lit, RkElem e)
