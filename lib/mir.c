@@ -9,7 +9,8 @@
  * terminators, prologue and epilogue become instructions, so the emitter
  * prints exactly the list the verifier compares with the object:
  *   - the entry block starts with a save (push) of every callee-saved
- *     general register rake-ra used, in register order;
+ *     general register rake-ra used, in register order, then the loads of
+ *     a run's stack arguments into the registers rake-ra gave them;
  *   - `ret` becomes the restores in reverse order, the target's upper-
  *     state clear (vzeroupper) unless the result lives in a whole wide
  *     vector register, and the return;
@@ -304,6 +305,31 @@ static void saves(Flat *fl, bool restore, const RkMTerm *at)
     }
 }
 
+/* A run's integer arguments past the argument registers, each loaded from
+ * its stack slot into the register rake-ra gave it, after the prologue's
+ * pushes (which moved the stack pointer down by push_bytes each). */
+static void stack_args(Flat *fl)
+{
+    const RkTarget *t = fl->t;
+    int pushes = 0;
+    for (int r = 0; r < RK_REG_MAX; r++)
+        pushes += (int)(fl->f->saved[RK_RC_GPR] >> r & 1u);
+    for (int a = 0; a < fl->f->nargs; a++) {
+        const RkMArg *x = &fl->f->args[a];
+        if (x->stack < 0 || x->reg.num < 0) /* in a register, or never read */
+            continue;
+        if (!t->stack_load[0])
+            rk_diag_internal("%s reads a stack argument, but %s reads none", fl->f->name,
+                             t->profile);
+        bool word = x->bits == 32;
+        RkMInstr *in = emit(fl, t->stack_load[!word], "entry", -1, fl->f->loc);
+        rk_mir_operand(in, rk_mo_reg(x->reg, word ? 32 : 0, true, false));
+        int64_t disp = t->stack_args + 8 * (int64_t)x->stack + t->push_bytes * (int64_t)pushes;
+        rk_mir_operand(in, rk_mmem(rk_mreg(RK_RC_GPR, false, t->stack_pointer),
+                                   rk_mreg(RK_RC_GPR, false, -1), 1, disp, word ? 32 : 64, false));
+    }
+}
+
 static bool wide_result(const RkMFunc *f, const RkTarget *t)
 {
     return f->result.num >= 0 && f->result.cls == RK_RC_VEC && f->result_bits == 0 &&
@@ -472,6 +498,7 @@ RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
             after = b;
     }
     saves(&fl, false, NULL);
+    stack_args(&fl);
     for (int k = 0; k < f->nblocks; k++) {
         int b = order[k];
         const RkMBlock *blk = f->blocks[b];
@@ -579,9 +606,13 @@ static void print_term(const RkMModule *m, const RkMFunc *f, const RkMTerm *t, F
 static void print_func(const RkMModule *m, const RkMFunc *f, FILE *out)
 {
     fprintf(out, "%s %s(", f->kind, f->name);
-    for (int k = 0; k < f->nargs; k++)
-        fprintf(out, "%s%s %s in %s", k ? ", " : "", f->args[k].type, f->args[k].name,
-                reg_str(m, f->args[k].reg, f->args[k].bits));
+    for (int k = 0; k < f->nargs; k++) {
+        const RkMArg *a = &f->args[k];
+        fprintf(out, "%s%s %s in %s", k ? ", " : "", a->type, a->name,
+                a->reg.num >= 0 ? reg_str(m, a->reg, a->bits) : "a register");
+        if (a->stack >= 0)
+            fprintf(out, " from stack slot %d", a->stack);
+    }
     fprintf(out, ") -> %s", f->result_type);
     if (f->result.num >= 0)
         fprintf(out, " in %s", reg_str(m, f->result, f->result_bits));

@@ -110,6 +110,9 @@ typedef struct RkMArg {
     RkMReg reg;         /* where the calling convention passes it (physical) */
     int bits;           /* its view: xmm for an f32 in a ymm profile, edi */
     int vreg;           /* the virtual register holding it on entry */
+    int stack;          /* past the argument registers: its 8-byte stack slot (0 is
+                           the first), loaded into reg (the allocator's choice) on
+                           entry; -1: in reg */
 } RkMArg;
 
 /* A virtual register that only some registers of its class may hold (an

@@ -557,15 +557,29 @@ static void dec_args(Dec *d, json_t *args)
         RkMArg *x = &f->args[k];
         rk_ir_push_index((size_t)k);
         rk_ir_expect_object(a);
-        only_keys(a, "name", "type", "reg", "vreg", NULL);
+        only_keys(a, "name", "type", "reg", "vreg", "stack", NULL);
         x->name = dup_str(a, "name", true);
         x->type = dup_str(a, "type", true);
-        const char *reg = rk_ir_get_str(a, "reg", true);
-        RkRegRef ref;
-        if (!rk_target_reg_parse(d->t, reg, &ref, &x->bits)) {
+        x->stack = (int)rk_ir_get_int(a, "stack", false, -1);
+        if (x->stack < -1 || (json_object_get(a, "stack") && x->stack < 0)) {
+            rk_ir_push_key("stack");
+            rk_ir_fail("a stack slot is 0 or more");
+        }
+        /* a stack argument's register is the allocator's choice: none
+         * before rake-ra, a general one after */
+        const char *reg = rk_ir_get_str(a, "reg", x->stack < 0);
+        RkRegRef ref = {RK_RC_GPR, -1};
+        x->bits = 0;
+        if (reg && !rk_target_reg_parse(d->t, reg, &ref, &x->bits)) {
             rk_ir_push_key("reg");
             rk_ir_fail("\"%s\" is not a register of %s", reg, d->t->profile);
         }
+        if (x->stack >= 0 && ref.cls != RK_RC_GPR) {
+            rk_ir_push_key("reg");
+            rk_ir_fail("a stack argument is loaded into a general register");
+        }
+        if (x->stack >= 0 && !reg) /* its width: the type's */
+            x->bits = !strcmp(x->type, "i32") || !strcmp(x->type, "u32") ? 32 : 64;
         x->reg = rk_mreg(ref.cls, false, ref.num);
         x->vreg = (int)rk_ir_get_int(a, "vreg", true, 0);
         rk_ir_push_key("vreg");

@@ -192,10 +192,14 @@ static json_t *enc_func(const RkMModule *m, const RkMFunc *f)
     json_t *args = json_array();
     for (int i = 0; i < f->nargs; i++) {
         const RkMArg *a = &f->args[i];
-        json_array_append_new(
-            args, json_pack("{s:s,s:s,s:s,s:i}", "name", a->name, "type", a->type, "reg",
-                            rk_target_reg_name(m->t, (RkRegClass)a->reg.cls, a->reg.num, a->bits),
-                            "vreg", a->vreg));
+        json_t *x = json_pack("{s:s,s:s}", "name", a->name, "type", a->type);
+        if (a->reg.num >= 0)
+            json_object_set_new(x, "reg", json_string(rk_target_reg_name(
+                                              m->t, (RkRegClass)a->reg.cls, a->reg.num, a->bits)));
+        json_object_set_new(x, "vreg", json_integer(a->vreg));
+        if (a->stack >= 0)
+            json_object_set_new(x, "stack", json_integer(a->stack));
+        json_array_append_new(args, x);
     }
     json_object_set_new(o, "args", args);
     json_t *r = json_pack("{s:s}", "type", f->result_type);

@@ -117,6 +117,12 @@ typedef struct RkTarget {
     int nargs[RK_RC_COUNT];
     int result[RK_RC_COUNT];  /* the result register number per class */
     int stack_pointer;        /* its GPR number */
+    /* Integer arguments past the registers (System V: 8-byte slots above
+     * the return address): the first slot's offset from the stack pointer
+     * on entry, each push's bytes, and the loads of a 32- and a 64-bit
+     * argument (NULL: the backend reads no arguments from the stack). */
+    int stack_args, push_bytes;
+    const char *stack_load[2];
     const char *const *conds; /* condition codes a branch tests, NULL terminated */
     const char *const *inverse; /* the opposite of each of conds, in the same order */
     const char *jump;         /* "jmp" */

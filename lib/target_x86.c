@@ -222,6 +222,7 @@ static const RkInsnDesc insns[] = {
     {"xorq", "x86-64", ALL, RK_I_FLAGS, "x r"},
     {"shlq", "x86-64", ALL, RK_I_FLAGS, "x i"},
     {"shrq", "x86-64", ALL, RK_I_FLAGS, "x i"},
+    {"imull", "x86-64", ALL, RK_I_FLAGS, "x r"},
     {"imulq", "x86-64", ALL, RK_I_FLAGS, "x r"},
     {"cmpl", "x86-64", ALL, RK_I_FLAGS, "r r"},
     {"cmpq", "x86-64", ALL, RK_I_FLAGS, "r r"},
@@ -282,7 +283,8 @@ static const RkSlowCall slow_avx = SLOW_CALL("vmovups");
 
 #define X86_COMMON                                                                    \
     .arch = RK_ARCH_X86, .args = {vec_args, gpr_args, NULL}, .nargs = {8, 6, 0},      \
-    .result = {0, 0, -1}, .stack_pointer = 4, .conds = conds, .inverse = inverse, .jump = "jmp",         \
+    .result = {0, 0, -1}, .stack_pointer = 4, .stack_args = 8, .push_bytes = 8,                \
+    .stack_load = {"movl", "movq"}, .conds = conds, .inverse = inverse, .jump = "jmp",         \
     .branch_fmt = "j%s", .test_reg = {"testl", "testq"}, .test_conds = {"ne", "e"}, .ret = "ret", .trap = "ud2", \
     .push = "pushq", .pop = "popq", .insns = insns
 

@@ -199,6 +199,47 @@ EOF
     [ "${lines[0]}" = "p.rk:24:3: error: scratch p needs more than the 14 general registers of x86-avx2 (rsp and rbp are reserved) at once: 14 values are live here; Rake never spills to the stack" ]
 }
 
+# arms N [both]: entry defines N general values x_i (line 10 + i) and
+# branches; the arm laid out first (line 40 on) defines and sums N values
+# y_i of its own, the arm laid out last sums the x_i.  The x_i's live
+# ranges have a hole over the first arm unless `both` makes it read them.
+arms() {
+    /usr/bin/python3 - "$@" >"$W/a.json" <<'EOF'
+import json, sys
+n, both = int(sys.argv[1]), len(sys.argv) > 2
+g = lambda i, acc=None: dict({"v": i, "class": "gpr"}, **({"access": acc} if acc else {}))
+def chain(vals, first, line):
+    code = [{"op": "movq", "args": [g(first, "w"), g(vals[0])], "origin": "hand", "loc": "%d:3" % line}]
+    for i, v in enumerate(vals[1:]):
+        code.append({"op": "addq", "args": [g(first, "rw"), g(v)], "origin": "hand", "loc": "%d:3" % (line + 1 + i)})
+    code.append({"op": "movq", "args": [{"reg": "rax", "class": "gpr", "access": "w"}, g(first)], "origin": "result"})
+    return code
+xs, ys = list(range(n)), list(range(n, 2 * n))
+entry = [{"op": "movq", "args": [g(x, "w"), {"imm": x + 1}], "origin": "hand", "loc": "%d:3" % (10 + x)} for x in xs]
+entry.append({"op": "cmpq", "args": [{"reg": "rdi", "class": "gpr"}, {"imm": 0}], "origin": "hand", "loc": "30:3"})
+first = [{"op": "movq", "args": [g(y, "w"), {"imm": 100 * (y - n + 1)}], "origin": "hand", "loc": "%d:3" % (40 + y - n)} for y in ys]
+first += chain(ys + (xs if both else []), 2 * n, 60)
+last = chain(xs, 2 * n + 1, 80)
+f = {"name": "a", "kind": "scratch", "loc": "1:1", "args": [{"name": "c", "type": "i64", "reg": "rdi", "vreg": 2 * n + 2}],
+     "result": {"type": "i64", "reg": "rax"}, "vregs": 2 * n + 3, "fmas": 0, "consts": [],
+     "blocks": [{"label": "entry", "code": entry, "term": {"kind": "branch", "cond": "e", "then": "last", "else": "first", "loc": "30:3"}},
+                {"label": "first", "code": first, "term": {"kind": "ret", "loc": "1:1"}},
+                {"label": "last", "code": last, "term": {"kind": "ret", "loc": "1:1"}}]}
+print(json.dumps({"ir": "rake.mir", "version": 2, "source": "a.rk", "target": "x86-avx2", "allocated": False, "functions": [f]}, indent=1))
+EOF
+}
+
+@test "mir cfg: values live only in the arm laid out last share registers with the first arm's (live ranges have holes)" {
+    # 12 x_i and 12 y_i: 24 values, never more than 13 live at once
+    arms 12
+    build "$W/a.json"
+    # the first arm reading the x_i too: 24 live at once, a located error
+    arms 12 both
+    run "$BIN/rake-ra" <"$W/a.json"
+    [ "$status" -eq 1 ]
+    [[ "${lines[0]}" == "a.rk:"*": error: scratch a needs more than the 14 general registers of x86-avx2 (rsp and rbp are reserved) at once: 14 values are live here; Rake never spills to the stack" ]]
+}
+
 # masks N: an x86-avx512 function with N mask values live at once (each a
 # vptestmd at line 10 + i, each later the write mask of a move)
 masks() {

@@ -34,6 +34,12 @@ same() {
     local want got ws=0 gs=0
     want=$("$BIN/rakec" --interpret --target "$p" "$f" -- "$@" 2>&1) || ws=$?
     got=$("$BIN/rakec" --run --no-report --target "$p" "$f" -- "$@" 2>&1) || gs=$?
+    # each program runs: its result, or a trap (status 1, "trap:"); a
+    # compile error on both sides would compare equal and test nothing
+    if [ "$ws" != 0 ] && [[ $want != *": trap: "* ]]; then
+        echo "$f on $p with $# argument(s): --interpret doesn't run it (status $ws): $want"
+        return 1
+    fi
     if [ "$want" != "$got" ] || [ "$ws" != "$gs" ]; then
         echo "$f on $p with $# argument(s):"
         echo "  --interpret (status $ws): $want"
@@ -114,12 +120,36 @@ profile_programs() {
     [ "$(grep -c 'vmovups' "$BATS_TEST_TMPDIR/f.s")" -eq 1 ]
 }
 
+@test "general runs: integer arguments past the sixth are loaded from their stack slots, and rake-verify checks each slot" {
+    local d=$BATS_TEST_TMPDIR p
+    printf 'run d(x: []f32, y: []f32, out: mut []f32, <n: i32>, <k: u32>):\n  out[<0>] <- x[<0>] + y[<0>] + to_f32(<k>)\n' >"$d/nine.rk"
+    for p in x86-sse2 x86-avx2 x86-avx512; do
+        "$BIN/rakec" --stop-after ra --target "$p" -o "$d/ra.json" "$d/nine.rk"
+        # n and k: the 7th and 8th integer arguments, stack slots 0 and 1
+        /usr/bin/python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["functions"][0]["args"]; assert [x.get("stack") for x in a][-2:] == [0, 1], a' "$d/ra.json"
+        "$BIN/rake-emit" <"$d/ra.json" >"$d/ok.s"
+        as --64 "$d/ok.s" -o "$d/ok.o"
+        "$BIN/rake-verify" --object "$d/ok.o" --whole-program <"$d/ra.json"
+        # k (n is never read) is read 8 bytes past slot 0, which is past
+        # the return address and the pushes
+        grep -E $'^\tmovl\t[0-9]+\(%rsp\), %' "$d/ok.s"
+        # another slot is a selection violation
+        sed -E 's/^(\tmovl\t)([0-9]+)(\(%rsp\))/\1\2+8\3/' "$d/ok.s" >"$d/bad.s"
+        ! cmp -s "$d/ok.s" "$d/bad.s"
+        as --64 "$d/bad.s" -o "$d/bad.o"
+        run "$BIN/rake-verify" --object "$d/bad.o" --whole-program <"$d/ra.json"
+        echo "$output"
+        [ "$status" -eq 1 ]
+        [[ $output == *"selection"* ]]
+    done
+}
+
 @test "general runs: what they don't do natively is a located error" {
-    printf 'run d(x: []f32, y: []f32, out: mut []f32, <n: i32>):\n  out[<0>] <- x[<0>] + y[<0>]\n' >"$BATS_TEST_TMPDIR/seven.rk"
-    run "$BIN/rakec" -c --no-report --target x86-avx2 "$BATS_TEST_TMPDIR/seven.rk" -o "$BATS_TEST_TMPDIR/seven.o"
+    printf 'run v(out: mut []f32, <a: f32>, <b: f32>, <c: f32>, <d: f32>, <e: f32>, <f: f32>, <g: f32>, <h: f32>, <i: f32>):\n  out[<0>] <- <i>\n' >"$BATS_TEST_TMPDIR/nine.rk"
+    run "$BIN/rakec" -c --no-report --target x86-avx2 "$BATS_TEST_TMPDIR/nine.rk" -o "$BATS_TEST_TMPDIR/nine.o"
     [ "$status" -eq 1 ]
-    [[ $output == *"seven.rk:1:1: error: d needs a 7th integer argument register"* ]]
-    [ ! -e "$BATS_TEST_TMPDIR/seven.o" ]
+    [[ $output == *"nine.rk:1:1: error: run v has 9 uniform parameters; a native run keeps at most eight in vector registers"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/nine.o" ]
     printf 'run b(x: []u8, out: mut []u8, <n: i32>):\n  out[<0>] <- x[<0>]\n' >"$BATS_TEST_TMPDIR/u8.rk"
     run "$BIN/rakec" -c --no-report --target x86-sse2 "$BATS_TEST_TMPDIR/u8.rk" -o "$BATS_TEST_TMPDIR/u8.o"
     [ "$status" -eq 1 ]

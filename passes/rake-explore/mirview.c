@@ -245,8 +245,13 @@ static const char *signature(const RkMModule *m, const RkMFunc *f)
 {
     const char *s = rk_arena_printf(&rk_heap, "%s %s(", f->kind, f->name);
     for (int k = 0; k < f->nargs; k++)
-        s = rk_arena_printf(&rk_heap, "%s%s%s %s in %s", s, k ? ", " : "", f->args[k].type,
-                            f->args[k].name, reg_text(m, f->args[k].reg, f->args[k].bits));
+        s = rk_arena_printf(&rk_heap, "%s%s%s %s in %s%s", s, k ? ", " : "", f->args[k].type,
+                            f->args[k].name,
+                            f->args[k].reg.num >= 0 ? reg_text(m, f->args[k].reg, f->args[k].bits)
+                                                    : "a register",
+                            f->args[k].stack >= 0
+                                ? rk_arena_printf(&rk_heap, " from stack slot %d", f->args[k].stack)
+                                : "");
     s = rk_arena_printf(&rk_heap, "%s) -> %s", s, f->result_type);
     if (f->result.num >= 0)
         s = rk_arena_printf(&rk_heap, "%s in %s", s, reg_text(m, f->result, f->result_bits));
@@ -334,7 +339,7 @@ static json_t *func_view(const RkMModule *m, const RkMFunc *f, const RkNirModule
 
 /* Whether a machine instruction serves its location's operation rather
  * than computing it: the calling convention's and the allocator's moves
- * (origin entry, result, move, remat, and the prologue and epilogue
+ * (origin entry, result, move, remat, uniform, and the prologue and epilogue
  * rk_mir_flatten adds), a register-to-register copy the
  * selector made for a two-operand form (an RK_I_COPY mnemonic of the
  * target table with two register operands: vmovups from memory is a
@@ -344,7 +349,8 @@ bool ex_aux(const RkMModule *m, const RkNirModule *opt, const char *fn, const Rk
 {
     bool reg_copy = rk_target_insn_is(m->t, in->op, RK_I_COPY) && in->nops == 2 &&
                     in->ops[0].kind == RK_MO_REG && in->ops[1].kind == RK_MO_REG;
-    static const char *const support[] = {"entry", "result", "move", "remat", "prologue", "epilogue"};
+    static const char *const support[] = {"entry",  "result",   "move",    "remat",
+                                          "uniform", "prologue", "epilogue"};
     for (size_t k = 0; k < sizeof support / sizeof *support; k++)
         if (!strcmp(in->origin, support[k]))
             return true;

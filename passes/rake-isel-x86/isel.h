@@ -3,7 +3,9 @@
  *   main.c    reading rake.nir, the calling convention, writing rake.mir
  *   seq.c     the instruction sequences, per profile (x86.h names them)
  *   select.c  one native-IR operation at a time
- *   run.c     stack runs: general registers, transfers, tails, compaction
+ *   run.c     runs: general registers, transfers, tails, compaction (run.h)
+ *   general.c what only general runs have: views, traps, 32-bit integers
+ *             in general registers
  *   slow.c    a run's slow blocks (call.slow)
  *   fold.c    constants folded into memory operands
  */
@@ -35,6 +37,8 @@ typedef struct Sel {
     int k;               /* AVX-512: the mask vreg last written (kdef) */
     int *view_count;     /* a view parameter's value id -> its count, sign-extended to
                             64 bits in a general register (the pointer is in vreg) */
+    int *arg_gpr;        /* an integer uniform parameter's value id -> its argument's
+                            general register (vreg holds its broadcast) */
 } Sel;
 
 extern Sel *S;
@@ -46,6 +50,7 @@ int lanes(void);
 const char *pick(const char *sse2, const char *avx2, const char *avx512);
 int konst_splat(uint32_t bits);
 int konst_vector(const uint32_t *words);
+int splat_gpr32(int g);                 /* the low 32 bits of general vreg g, broadcast */
 int vmov(int a);
 int vbin(const char *sse, const char *avx, const char *evex, int a, int b);
 int vlogic(char op, int a, int b);      /* '&' '|' '^' 'n' (a & ~b) */

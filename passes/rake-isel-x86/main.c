@@ -14,8 +14,10 @@
  * Rack, mask and f32 arguments take the target's vector argument registers
  * in order, i32, u32 and bool its general ones (lib/target_x86.c: System
  * V's xmm0-7 and edi, esi, edx, ecx, r8d, r9d).  A kernel that would need
- * an argument on the stack is rejected.  The function is one block ending
- * in `ret`. */
+ * an argument on the stack is rejected (spec page 02); a run's integer
+ * arguments past the registers are read from their stack slots
+ * (RkMArg.stack: rake-ra picks the registers, lib/mir's flattening loads
+ * them after the prologue).  A kernel is one block ending in `ret`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,16 +47,24 @@ static const char *number(int n)
     return n >= 0 && n <= 10 ? words[n] : rk_arena_printf(&rk_heap, "%d", n);
 }
 
-/* The next integer argument register; `who` ("run f" or "f") needs it,
- * `what` says for what ("" or " for stack s").  Rake never reads
- * arguments from the stack. */
-static RkMReg int_arg(RkFunc *nf, int *nint, const char *who, const char *what)
+/* Where the next integer argument arrives: its register, or, for a run
+ * past the registers, its stack slot (a->stack; rake-ra picks the register
+ * it is loaded into on entry).  A kernel's arguments are all in registers
+ * (spec page 02, "Calling conventions"): `who` ("run f" or "f") needs one
+ * more, `what` says for what ("" or " for stack s"). */
+static RkMReg int_arg(RkFunc *nf, int *nint, const char *who, const char *what, RkMArg *a)
 {
     const RkTarget *t = S->target;
-    if (*nint == t->nargs[RK_RC_GPR])
-        rk_diag_fatal(nf->loc, "%s needs a %s integer argument register%s; System V passes %s "
-                               "in registers, and Rake never passes arguments on the stack",
-                      who, ordinal(*nint + 1), what, number(t->nargs[RK_RC_GPR]));
+    a->stack = -1;
+    if (*nint >= t->nargs[RK_RC_GPR]) {
+        if (!t->stack_load[0] || !strstr(nf->kind, "run"))
+            rk_diag_fatal(nf->loc, "%s needs a %s integer argument register%s; System V passes "
+                                   "%s in registers, and Rake never passes arguments on the "
+                                   "stack",
+                          who, ordinal(*nint + 1), what, number(t->nargs[RK_RC_GPR]));
+        a->stack = (*nint)++ - t->nargs[RK_RC_GPR];
+        return rk_mreg(RK_RC_GPR, false, -1);
+    }
     return rk_mreg(RK_RC_GPR, false, t->args[RK_RC_GPR][(*nint)++].num);
 }
 
@@ -68,16 +78,16 @@ static void view_param(RkFunc *nf, RkMFunc *mf, int i, int *nint)
     RkMArg *p = &mf->args[mf->nargs - 1];
     p->type = rk_nir_type_str(rk_ty_ptr(ty->inner->elem));
     const char *run = rk_arena_printf(&rk_heap, "run %s", nf->name);
-    p->reg = int_arg(nf, nint, run, rk_arena_printf(&rk_heap, " for view %s's pointer",
-                                                    nf->pnames[i]));
+    p->reg = int_arg(nf, nint, run,
+                     rk_arena_printf(&rk_heap, " for view %s's pointer", nf->pnames[i]), p);
     p->bits = 64;
     p->vreg = rk_mir_vreg(mf, RK_RC_GPR);
     S->vreg[id] = p->vreg;
     RkMArg *c = &mf->args[mf->nargs++];
     c->name = rk_arena_printf(&rk_heap, "%s_count", nf->pnames[i]);
     c->type = "i32";
-    c->reg = int_arg(nf, nint, run, rk_arena_printf(&rk_heap, " for view %s's count",
-                                                    nf->pnames[i]));
+    c->reg = int_arg(nf, nint, run,
+                     rk_arena_printf(&rk_heap, " for view %s's count", nf->pnames[i]), c);
     c->bits = 32;
     c->vreg = rk_mir_vreg(mf, RK_RC_GPR);
     int n = rk_mir_vreg(mf, RK_RC_GPR);
@@ -87,7 +97,8 @@ static void view_param(RkFunc *nf, RkMFunc *mf, int i, int *nint)
 }
 
 /* Arguments take the target's argument registers of their class in order
- * (lib/target_x86.c); an f32 uniform is the xmm view of its register. */
+ * (lib/target_x86.c), a run's integer ones then their stack slots; an f32
+ * uniform is the xmm view of its register. */
 static void entry(RkFunc *nf, RkMFunc *mf)
 {
     const RkTarget *t = S->target;
@@ -101,11 +112,12 @@ static void entry(RkFunc *nf, RkMFunc *mf)
         const RkType *ty = nf->ptypes[i];
         int id = nf->params[i];
         RkMArg *a = &mf->args[mf->nargs++];
+        a->stack = -1;
         a->name = nf->pnames[i];
         a->type = rk_nir_type_str(ty);
         if (ty->kind == RK_T_STACK) { /* a descriptor's address */
             a->reg = int_arg(nf, &nint, rk_arena_printf(&rk_heap, "run %s", nf->name),
-                             rk_arena_printf(&rk_heap, " for stack %s", nf->pnames[i]));
+                             rk_arena_printf(&rk_heap, " for stack %s", nf->pnames[i]), a);
             a->bits = 64;
             a->vreg = rk_mir_vreg(mf, RK_RC_GPR);
             S->vreg[id] = a->vreg;
@@ -120,16 +132,22 @@ static void entry(RkFunc *nf, RkMFunc *mf)
                                    "targets; they run with --interpret",
                           nf->name);
         if (is_int_uniform(ty)) {
-            a->reg = int_arg(nf, &nint, nf->name, "");
+            a->reg = int_arg(nf, &nint, nf->name, "", a);
             a->bits = 32;
             a->vreg = rk_mir_vreg(mf, RK_RC_GPR);
-            int x = fresh(), b = fresh();
-            ins(pick("movd", "vmovd", "vmovd"), 2, rk_mvx(rk_mvd(x)),
-                rk_mo_reg(rk_mreg(RK_RC_GPR, true, a->vreg), 32, false, true));
-            if (S->level == SSE2)
-                ins("pshufd", 3, rk_mvd(b), rk_mv(x), rk_mi(0));
-            else
-                ins("vpbroadcastd", 2, rk_mvd(b), rk_mvx(rk_mv(x)));
+            S->arg_gpr[id] = a->vreg;
+            int b = splat_gpr32(a->vreg);
+            if (ty->elem == RK_E_U32 && !strcmp(nf->kind, "general_run")) {
+                /* a u32 in a general register is zero-extended (general.c):
+                 * the argument's upper half is unspecified, lane 0's movd
+                 * clears it */
+                S->origin = "uniform";
+                S->arg_gpr[id] = rk_mir_vreg(mf, RK_RC_GPR);
+                ins(pick("movd", "vmovd", "vmovd"), 2,
+                    rk_mo_reg(rk_mreg(RK_RC_GPR, true, S->arg_gpr[id]), 32, true, false),
+                    rk_mvx(rk_mv(b)));
+                S->origin = "entry";
+            }
             if (ty->elem == RK_E_BOOL) /* keep only the value bit: a mask */
                 b = shift_imm('s', shift_imm('l', b, 31), 31);
             S->vreg[id] = b;
@@ -227,8 +245,8 @@ static void check_uniforms(RkFunc *nf)
     for (int i = 0; i < nf->nparams; i++)
         n += nf->ptypes[i]->kind == RK_T_SCALAR;
     if (n > 8)
-        rk_diag_fatal(nf->loc, "run %s has %d uniform parameters; a native stack run keeps at "
-                               "most eight in vector registers",
+        rk_diag_fatal(nf->loc, "run %s has %d uniform parameters; a native run keeps at most "
+                               "eight in vector registers",
                       nf->name, n);
 }
 
@@ -248,8 +266,9 @@ static void select_func(RkFunc *nf, RkMModule *mm)
     S->mf = mf;
     S->vreg = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
     S->view_count = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
+    S->arg_gpr = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nf->nvalues + 1));
     for (int i = 0; i <= nf->nvalues; i++)
-        S->vreg[i] = S->view_count[i] = -1;
+        S->vreg[i] = S->view_count[i] = S->arg_gpr[i] = -1;
     S->type = rk_arena_alloc(&rk_heap, sizeof(RkType *) * (size_t)(nf->nvalues + 1));
     for (int i = 0; i < nf->nparams; i++)
         S->type[nf->params[i]] = nf->ptypes[i];
@@ -306,7 +325,7 @@ int main(int argc, char **argv)
     if (strcmp(p->name, nm->target))
         rk_ir_fail_at("/target", "the document was lowered for %s, not %s", nm->target, p->name);
     rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
-    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1, NULL};
+    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1, NULL, NULL};
     sel.level = sel.target->index + 1; /* SSE2, AVX2, AVX512 */
     S = &sel;
     RkMModule *mm = RK_NEW(RkMModule);

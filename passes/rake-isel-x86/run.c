@@ -38,54 +38,15 @@
 #include <string.h>
 
 #include "arena.h"
-#include "isel.h"
 #include "nirops.h"
+#include "run.h"
 
 int select_instr(RkInstr *in);
 
-typedef struct Addr {
-    int base, index; /* general vregs; index -1: none */
-    int scale;       /* the element's bytes */
-    int64_t disp;
-} Addr;
-
-typedef struct Flag {
-    const char *cc;  /* a condition of the target: a <cc> b */
-    int a, b;        /* b -1: the immediate bimm */
-    int64_t bimm;
-} Flag;
-
-typedef struct Memo {  /* per mask value, within one native-IR block */
-    int bits, count, prefix_bits, table;
-    int *perm;         /* SSE2: per compress_store instruction index, its permuted vreg */
-} Memo;
-
-static struct {
-    RkBlock *nb;       /* the native-IR block being selected */
-    Addr *addr;
-    bool *is_addr;
-    Flag *flag;
-    bool *is_flag;
-    Memo *memo;
-    bool *is_gbool;    /* a Boolean held as 0 or 1 in a general register */
-    int *formed, *formed_in; /* an address formed in register formed[id] at the end of
-                                machine block formed_in[id] (-1: none), for its edges */
-    bool *is_wide;     /* an i32 held sign-extended in a general register (a view's count) */
-    bool *is_k32;      /* an i32 or u32 constant, k32 its value */
-    int64_t *k32;
-    bool *is_imm;      /* an i64 constant that fits a sign-extended imm32 */
-    int64_t *imm;
-    int *nir2mir;      /* native-IR block id -> machine block */
-    int nlabels;
-} R;
+Run R;
 
 /* --- operands ------------------------------------------------------------------ */
 
-static int gnew(void) { return rk_mir_vreg(S->mf, RK_RC_GPR); }
-static RkMReg greg(int v) { return rk_mreg(RK_RC_GPR, true, v); }
-static RkMOp gr(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bits, false, true); }
-static RkMOp gw(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bits, true, false); }
-static RkMOp gx(int v, int bits) { return rk_mo_reg(greg(v), bits == 64 ? 0 : bits, true, true); }
 
 static RkMOp addr_op(Addr a, int64_t elems, int bits, bool def)
 {
@@ -98,21 +59,12 @@ static RkMOp addr_op(Addr a, int64_t elems, int bits, bool def)
  * and index are both r8-r15, and the verifier must read every byte, so on
  * AVX-512 the index is limited to the registers the target table allows
  * (rake-ra keeps those free for it; the base may be any). */
-static RkMOp mem(Addr a, int64_t elems, int bits, bool def)
+RkMOp mem(Addr a, int64_t elems, int bits, bool def)
 {
     if (S->target->evex_index && a.index >= 0)
         rk_mir_vreg_allow(S->mf, a.index, S->target->evex_index);
     return addr_op(a, elems, bits, def);
 }
-
-static bool is_int64(const RkType *t)
-{
-    return t && t->kind == RK_T_SCALAR && (t->elem == RK_E_I64 || t->elem == RK_E_U64);
-}
-
-static int elem_bytes(const RkType *ptr) { return rk_elem_bits(ptr->elem) / 8; }
-
-static const RkType *type_of(int id) { return S->type[id]; }
 
 /* --- blocks -------------------------------------------------------------------- */
 
@@ -131,7 +83,7 @@ static int block(const char *tag)
     return rk_mir_block(S->mf, rk_arena_printf(&rk_heap, "%s%d", tag, R.nlabels++));
 }
 
-static RkMTerm *term_of(int b) { return &S->mf->blocks[b]->term; }
+RkMTerm *term_of(int b) { return &S->mf->blocks[b]->term; }
 
 static void set_jump(int from, int to)
 {
@@ -143,7 +95,7 @@ static void set_jump(int from, int to)
     t->loc = S->loc;
 }
 
-static void set_branch(int from, const char *cc, int then, int els)
+void set_branch(int from, const char *cc, int then, int els)
 {
     RkMTerm *t = term_of(from);
     t->kind = RK_MT_BRANCH;
@@ -198,13 +150,16 @@ static int gconst(int id, uint64_t bits)
  * takes one. */
 static int gbin(const char *op, int a, int b, bool imm_ok)
 {
+    bool zero = imm_ok && R.is_imm[b] && !R.imm[b];
+    if (zero && (!strcmp(op, "addq") || !strcmp(op, "subq") || !strcmp(op, "orq")))
+        return S->vreg[a]; /* a + 0, a - 0, a | 0 */
     int d = gnew();
     ins("movq", 2, gw(d, 64), gr(S->vreg[a], 64));
     ins(op, 2, gx(d, 64), imm_ok && R.is_imm[b] ? rk_mi(R.imm[b]) : gr(S->vreg[b], 64));
     return d;
 }
 
-static const char *int_cc(RkOp op, bool sign)
+const char *int_cc(RkOp op, bool sign)
 {
     switch (op) {
     case RK_OP_U_CMP_EQ: return "e";
@@ -217,7 +172,7 @@ static const char *int_cc(RkOp op, bool sign)
 }
 
 /* The comparison that holds for b, a when op holds for a, b. */
-static RkOp swapped_cmp(RkOp op)
+RkOp swapped_cmp(RkOp op)
 {
     switch (op) {
     case RK_OP_U_CMP_LT: return RK_OP_U_CMP_GT;
@@ -238,9 +193,10 @@ static Flag flag_of(RkInstr *in, int k)
     return R.flag[id];
 }
 
-static void compare(Flag f)
+void compare(Flag f)
 {
-    ins("cmpq", 2, gr(f.a, 64), f.b < 0 ? rk_mi(f.bimm) : gr(f.b, 64));
+    int bits = f.bits == 32 ? 32 : 64;
+    ins(bits == 32 ? "cmpl" : "cmpq", 2, gr(f.a, bits), f.b < 0 ? rk_mi(f.bimm) : gr(f.b, bits));
 }
 
 static int gselect(RkInstr *in)
@@ -253,7 +209,7 @@ static int gselect(RkInstr *in)
     return d;
 }
 
-static Addr addr_of(int id)
+Addr addr_of(int id)
 {
     if (R.is_addr[id])
         return R.addr[id];
@@ -580,8 +536,6 @@ static void store_full(Addr a, int64_t imm, int v)
 
 /* --- loads and stores ------------------------------------------------------------ */
 
-static void view_elements(RkInstr *in, int ptr, bool masked); /* general runs, below */
-
 static int load(RkInstr *in)
 {
     const RkType *pt = type_of(in->args[0]);
@@ -802,107 +756,6 @@ static void compress_store(RkInstr *in)
     guarded_store(a, mm->prefix_bits, t);
 }
 
-/* --- general runs: views, element reads, Booleans of comparisons ----------------- */
-
-static bool general_run(void) { return !strcmp(S->nf->kind, "general_run"); }
-
-/* A general run's rack of a view is the view's own element type, and
- * only 32-bit elements are implemented natively (a stack run's narrow
- * columns widen to its 32-bit domain instead). */
-static void view_elements(RkInstr *in, int ptr, bool masked)
-{
-    if (!general_run())
-        return;
-    const RkType *pt = type_of(ptr);
-    if (elem_bytes(pt) != 4)
-        rk_diag_fatal(in->loc, "%s can't compile this yet: native general run %s accesses a "
-                               "view of %s, and native general runs implement 32-bit elements "
-                               "(f32, i32, u32) only",
-                      S->profile->name, S->nf->name, rk_elem_name(pt->elem));
-    if (masked)
-        rk_diag_fatal(in->loc, "%s can't compile this yet: native general run %s accesses a "
-                               "view under a mask, which is work in progress natively",
-                      S->profile->name, S->nf->name);
-}
-
-/* <view[i]>: one 32-bit element, broadcast like every uniform. */
-static int elem_load(RkInstr *in)
-{
-    const RkType *pt = type_of(in->args[0]);
-    view_elements(in, in->args[0], false);
-    if (elem_bytes(pt) != 4 || !R.is_imm[in->args[1]])
-        rk_diag_fatal(in->loc, "%s can't compile this yet: native run %s reads one element "
-                               "of a view of %s",
-                      S->profile->name, S->nf->name, rk_elem_name(pt->elem));
-    Addr a = addr_of(in->args[0]);
-    a.disp += (in->imm + R.imm[in->args[1]]) * a.scale;
-    int d = fresh();
-    if (S->level == SSE2) {
-        ins("movss", 2, rk_mvd(d), mem(a, 0, 32, false));
-        ins("shufps", 3, rk_mvu(d), rk_mv(d), rk_mi(0));
-    } else {
-        ins("vbroadcastss", 2, rk_mvd(d), mem(a, 0, 32, false));
-    }
-    return d;
-}
-
-/* A comparison's outcome as 0 or 1 in a register: cmov from a register
- * holding 1 (the table has no setcc).  Bounds checks combine these; they
- * run once before a loop, or in the checked copy of one (rake-lower). */
-static int gbool_of(int id)
-{
-    if (R.is_gbool[id])
-        return S->vreg[id];
-    if (!R.is_flag[id])
-        rk_diag_internal("%s: %%%d is not a comparison of 64-bit integers", S->nf->name, id);
-    Flag f = R.flag[id];
-    int d = gnew(), one = gnew();
-    ins("movq", 2, gw(d, 64), rk_mi(0));
-    ins("movq", 2, gw(one, 64), rk_mi(1));
-    compare(f);
-    ins(rk_arena_printf(&rk_heap, "cmov%sq", f.cc), 2, gx(d, 64), gr(one, 64));
-    return d;
-}
-
-static bool gpr_bool(int id) { return R.is_flag[id] || R.is_gbool[id]; }
-
-static int gbool_op(RkInstr *in)
-{
-    int d = gnew();
-    ins("movq", 2, gw(d, 64), gr(gbool_of(in->args[0]), 64));
-    if (in->opc == RK_OP_U_NOT)
-        ins("xorl", 2, gx(d, 32), rk_mi(1));
-    else
-        ins(in->opc == RK_OP_U_AND ? "andq" : "orq", 2, gx(d, 64),
-            gr(gbool_of(in->args[1]), 64));
-    R.is_gbool[in->id] = true;
-    return d;
-}
-
-/* A trap: the slow tier's report of the failed check (rake-cgen's
- * rk_trap_LINE_COL for the trap's location, rk_mir_slow_helper, reading
- * the values its message shows from 8-byte slots), called through a
- * trampoline like a slow block; it never returns, and ud2 follows. */
-static void trap(int here, RkTerm *t)
-{
-    if (!general_run()) /* rake-cgen writes trap helpers for general runs only */
-        rk_diag_fatal(t->loc, "%s can't compile this yet: native stack run %s can trap "
-                              "here (%s), and traps inside runs are work in progress natively",
-                      S->profile->name, S->nf->name, t->text ? t->text : "a trap");
-    RkMInstr *mi = rk_mir_add(S->mf, "call.slow", "trap", -1);
-    mi->loc = t->loc;
-    rk_mir_operand(mi, rk_mi(t->loc.line));
-    rk_mir_operand(mi, rk_mi(t->loc.col));
-    for (int k = 0; k < t->to.nargs; k++) {
-        int id = t->to.args[k];
-        if (R.is_addr[id] || R.is_flag[id] || !is_int64(type_of(id)))
-            rk_diag_internal("%s: a trap shows %%%d, not a 64-bit integer", S->nf->name, id);
-        rk_mir_operand(mi, gr(S->vreg[id], 64));
-    }
-    term_of(here)->kind = RK_MT_TRAP;
-    term_of(here)->loc = t->loc;
-}
-
 /* --- one operation --------------------------------------------------------------- */
 
 static _Noreturn void not_in_runs(RkInstr *in, const char *what)
@@ -944,10 +797,10 @@ static Flag int_flag(RkInstr *in)
     bool sign = type_of(a)->elem == RK_E_I64;
     const char *cc = int_cc(in->opc, sign);
     if (R.is_imm[b])
-        return (Flag){cc, S->vreg[a], -1, R.imm[b]};
+        return (Flag){cc, S->vreg[a], -1, R.imm[b], 64};
     if (R.is_imm[a])
-        return (Flag){int_cc(swapped_cmp(in->opc), sign), S->vreg[b], -1, R.imm[a]};
-    return (Flag){cc, S->vreg[a], S->vreg[b], 0};
+        return (Flag){int_cc(swapped_cmp(in->opc), sign), S->vreg[b], -1, R.imm[a], 64};
+    return (Flag){cc, S->vreg[a], S->vreg[b], 0, 64};
 }
 
 static int gpr_op(RkInstr *in)
@@ -978,6 +831,16 @@ static int run_instr(RkInstr *in)
     S->origin = in->op;
     S->nir = in->id;
     S->loc = in->loc;
+    if (in->id >= 0 && R.g32[in->id])
+        return g32_instr(in);
+    if (in->id >= 0 && R.cond[in->id])
+        return -1; /* a branch's cascade tests its parts */
+    if (in->id >= 0 && R.flag32[in->id]) {
+        R.flag[in->id] = flag32(in);
+        R.is_flag[in->id] = true;
+        return -1;
+    }
+    int *saved = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(in->nargs + 1));
     switch (in->opc) {
     case RK_OP_CONST:
         if (is_int64(in->type))
@@ -1016,12 +879,22 @@ static int run_instr(RkInstr *in)
         if (is_int64(in->type))
             return gselect(in);
         break;
-    case RK_OP_SLOW_CALL: return select_slow_call(in);
+    case RK_OP_SLOW_CALL: {
+        vector_args(in, saved);
+        int d = select_slow_call(in);
+        restore_args(in, saved);
+        return d;
+    }
     case RK_OP_U_CVT:
         if (is_int64(in->type) && R.is_wide[in->args[0]])
             return S->vreg[in->args[0]];
         if (is_int64(in->type) && R.is_k32[in->args[0]])
             return gconst(in->id, (uint64_t)R.k32[in->args[0]]);
+        if (is_int64(in->type) && !int_args(in)) {
+            int w = widen32(in);
+            if (w >= 0)
+                return w;
+        }
         if (is_int64(in->type) && !int_args(in))
             return widen_uniform(in);
         break;
@@ -1051,7 +924,10 @@ static int run_instr(RkInstr *in)
         not_in_runs(in, rk_arena_printf(&rk_heap, "%s (a reduction, scan, extraction, "
                                                   "insertion or shuffle)",
                                         in->op));
-    return select_instr(in);
+    vector_args(in, saved);
+    int d = select_instr(in);
+    restore_args(in, saved);
+    return d;
 }
 
 /* --- blocks and edges ------------------------------------------------------------ */
@@ -1102,9 +978,11 @@ static int edge(RkEdge *e, bool from_branch)
     S->mf->cur = b;
     for (int k = 0; k < e->nargs; k++) {
         int id = e->args[k]; /* a pointer crossing the edge is formed in its register */
-        RkMReg r = !R.is_addr[id]               ? value_reg(id)
-                   : R.formed_in[id] == from ? greg(R.formed[id])
-                                             : greg(address_reg(id));
+        RkMReg r = R.is_addr[id]               ? R.formed_in[id] == from ? greg(R.formed[id])
+                                                                  : greg(address_reg(id))
+                   : edge_value(id, e->block, k);
+        if (r.num < 0)
+            r = value_reg(id);
         rk_mir_jump_arg(term_of(b), r);
     }
     S->mf->cur = cur;
@@ -1133,6 +1011,7 @@ static void branch_on_bool(int here, RkTerm *t)
 typedef struct Pending {
     int here;
     RkTerm *t;
+    int *mids;         /* a cascade's blocks, created in order after here */
 } Pending;
 
 static void terminate(Pending p)
@@ -1154,6 +1033,11 @@ static void terminate(Pending p)
         return;
     case RK_TERM_CBR: {
         form_addresses(p.here, t);
+        if (R.cond[t->value]) {
+            int then = edge(&t->to, true), els = edge(&t->alt, true), next = 0;
+            cascade(t->value, p.here, then, els, p.mids, &next);
+            return;
+        }
         if (R.is_gbool[t->value]) {
             int then = edge(&t->to, true), els = edge(&t->alt, true);
             set_branch(p.here, "nz", then, els);
@@ -1161,7 +1045,7 @@ static void terminate(Pending p)
             term_of(p.here)->reg = gr(S->vreg[t->value], 32);
             return;
         }
-        Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0, 0};
+        Flag f = R.is_flag[t->value] ? R.flag[t->value] : (Flag){NULL, 0, 0, 0, 0};
         if (!f.cc) {
             branch_on_bool(p.here, t);
             return;
@@ -1184,7 +1068,7 @@ static Pending select_block(RkFunc *nf, RkBlock *nb)
         int id = nb->params[k];
         S->type[id] = nb->ptypes[k];
         const RkType *t = nb->ptypes[k];
-        bool gpr = is_int64(t) || t->kind == RK_T_PTR;
+        bool gpr = is_int64(t) || t->kind == RK_T_PTR || R.g32[id];
         S->vreg[id] = gpr ? gparam(S->mf->cur) : vparam(S->mf->cur);
     }
     for (int i = 0; i < nf->nvalues + 1; i++)
@@ -1198,7 +1082,14 @@ static Pending select_block(RkFunc *nf, RkBlock *nb)
         if (in->id >= 0)
             S->vreg[in->id] = v;
     }
-    return (Pending){S->mf->cur, &nb->term};
+    Pending p = {S->mf->cur, &nb->term, NULL};
+    if (nb->term.kind == RK_TERM_CBR && R.cond[nb->term.value]) {
+        int n = cond_blocks(nb->term.value);
+        p.mids = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
+        for (int k = 0; k < n; k++)
+            p.mids[k] = block("cond");
+    }
+    return p;
 }
 
 /* Selects a stack run; main.c has already written the entry (arguments
@@ -1227,6 +1118,7 @@ void select_run(RkFunc *nf, RkMFunc *mf)
     memset(R.is_imm, 0, n);
     memset(R.is_addr, 0, n);
     memset(R.is_flag, 0, n);
+    plan_gpr32(nf);
     int maxid = 0;
     for (int b = 0; b < nf->nblocks; b++)
         maxid = nf->blocks[b]->id > maxid ? nf->blocks[b]->id : maxid;

@@ -122,6 +122,20 @@ int konst_vector(const uint32_t *words)
                       rk_mir_const(S->mf, lanes() * 4, words));
 }
 
+/* The low 32 bits of general vreg g in every lane: movd, then a
+ * broadcast (SSE2: pshufd). */
+int splat_gpr32(int g)
+{
+    int x = fresh(), b = fresh();
+    ins(pick("movd", "vmovd", "vmovd"), 2, rk_mvx(rk_mvd(x)),
+        rk_mo_reg(rk_mreg(RK_RC_GPR, true, g), 32, false, true));
+    if (S->level == SSE2)
+        ins("pshufd", 3, rk_mvd(b), rk_mv(x), rk_mi(0));
+    else
+        ins("vpbroadcastd", 2, rk_mvd(b), rk_mvx(rk_mv(x)));
+    return b;
+}
+
 static void kload(uint32_t bits)
 {
     ins("kmovw", 2, kdef(), rk_mc(rk_mir_const(S->mf, 2, &bits)));

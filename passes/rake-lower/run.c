@@ -14,11 +14,13 @@
  * selects between new and old values; `compact` stores the selected lanes
  * contiguously at the cursor.
  *
- * A general run's counted loops become header/body/exit blocks whose block
- * parameters carry the loop index, the locations assigned in the body and
- * one strength-reduced pointer per view indexed affinely by the index.
- * Such accesses are bounds-checked once before the loop, for its first and
- * last iterations; other checked accesses are checked where they happen. */
+ * A general run's counted loops become a test before the loop, then body
+ * and exit blocks; the body's block parameters carry the loop index (as
+ * an i64) and the locations assigned in the body.  An access whose index
+ * is the loop's index plus a constant is bounds-checked once before the
+ * loop, for its first and last iterations, and addressed from its view's
+ * pointer at the index; other checked accesses are checked where they
+ * happen. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +40,8 @@ static ViewInfo *views; /* by run slot */
 typedef struct Loop Loop;
 struct Loop {
     RkNode *stmt;
-    int *sr;        /* per run slot: strength-reduced pointer, -1 if none */
+    int i, j;       /* the index as the program sees it (i32, u32), and as i64 */
+    int *sr;        /* per run slot: the view's pointer at index j, -1 if none */
     RkNode **hoist; /* accesses whose bounds were checked before the loop */
     int nhoist;
     Loop *outer;
@@ -50,6 +53,9 @@ static int i64_of(int id, RkLoc loc)
     const RkType *t = value_type(id);
     if (t->kind == RK_T_SCALAR && (t->elem == RK_E_I64 || t->elem == RK_E_U64))
         return id;
+    for (Loop *l = loop; l; l = l->outer) /* a loop's index is its j */
+        if (l->i == id)
+            return l->j;
     return emit1(RK_OP_U_CVT, I64, id, loc);
 }
 
@@ -261,27 +267,45 @@ static void add_var(Vars *vs, Var v)
 }
 
 /* Locations assigned in a statement list (and nested ones), in order, as
- * many as it has.  A slow block's assignments are to its own locals, so
- * the walk stops at one. */
+ * many as it has, but not those declared in it (a loop body's `acc :=`
+ * starts afresh each iteration and doesn't exist before the loop).  A
+ * slow block's assignments are to its own locals, so the walk stops at
+ * one. */
+typedef struct Walk {
+    Vars *vs;
+    Vars declared; /* slots, elem -1 */
+} Walk;
+
+static bool declared(const Walk *w, int slot)
+{
+    for (int i = 0; i < w->declared.n; i++)
+        if (w->declared.items[i].slot == slot)
+            return true;
+    return false;
+}
+
 static void assigned_in(RkNode *s, void *ctx)
 {
-    Vars *vs = ctx;
+    Walk *w = ctx;
     if (s->kind == RK_SLOW_BLOCK)
         return;
-    if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME)
-        add_var(vs, (Var){s->target->slot, -1});
+    if ((s->kind == RK_VAR || s->kind == RK_LET || s->kind == RK_FOR) && s->slot >= 0)
+        add_var(&w->declared, (Var){s->slot, -1});
+    if (s->kind == RK_ASSIGN && s->target->kind == RK_NAME && !declared(w, s->target->slot))
+        add_var(w->vs, (Var){s->target->slot, -1});
     if (s->kind == RK_ASSIGN && s->target->note && !strcmp(s->target->note, "array")) {
         int slot = s->target->object->slot;
-        for (int k = 0; k < L->env->nelems[slot]; k++)
-            add_var(vs, (Var){slot, k});
+        for (int k = 0; !declared(w, slot) && k < L->env->nelems[slot]; k++)
+            add_var(w->vs, (Var){slot, k});
     }
-    rk_ast_each_child(s, assigned_in, vs);
+    rk_ast_each_child(s, assigned_in, w);
 }
 
 static void assigned(RkList body, Vars *vs)
 {
+    Walk w = {vs, {NULL, 0, 0}};
     for (int i = 0; i < body.len; i++)
-        assigned_in(body.items[i], vs);
+        assigned_in(body.items[i], &w);
 }
 
 static int *edge_args(Var *vars, int n, int extra_n, const int *extra)
@@ -466,6 +490,7 @@ static Loop *new_loop(RkNode *s)
 {
     Loop *lp = RK_NEW(Loop);
     lp->stmt = s;
+    lp->i = lp->j = -1;
     lp->outer = loop;
     lp->sr = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)L->env->nslots);
     for (int i = 0; i < L->env->nslots; i++)
@@ -478,15 +503,17 @@ typedef struct Bounds {
     int a64, b64, s64;    /* i64 */
 } Bounds;
 
-/* The loop itself: a head testing i < b, the body, and the step that
- * leaves once b - i <= step (so the index never overflows).  Accesses lp
- * hoisted get one strength-reduced pointer per view. */
+/* The loop itself, rotated: a test a < b before it, then the body, whose
+ * block parameter j is the index as an i64 (the i32 or u32 index the
+ * program sees is its low half), then the step: j + step, and back to
+ * the body unless that reaches b (computed in 64 bits, so the index never
+ * overflows).  Each view lp hoisted an access of is addressed from its
+ * pointer at j, once per iteration. */
 static void counted_loop(RkNode *s, Loop *lp, Bounds k)
 {
     RkLoc loc = s->loc;
     const RkType *it = node_ty(s->from);
     const RkType *B = rk_ty_scalar(RK_E_BOOL);
-    /* one strength-reduced pointer per view indexed by the loop index */
     int *srv = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(lp->nhoist + 1)), nsr = 0;
     for (int i = 0; i < lp->nhoist; i++) {
         int slot = lp->hoist[i]->object->slot;
@@ -496,47 +523,33 @@ static void counted_loop(RkNode *s, Loop *lp, Bounds k)
         if (!seen)
             srv[nsr++] = slot;
     }
-    int *init = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nsr + 1));
-    init[0] = k.a;
-    for (int j = 0; j < nsr; j++)
-        init[1 + j] = emit2(RK_OP_PTR_ADD, value_type(views[srv[j]].ptr), views[srv[j]].ptr,
-                            k.a64, loc);
     Vars vs = {0};
     assigned(s->body, &vs);
     Var *vars = vs.items;
     int n = vs.n;
-    RkBlock *head = rk_nir_block(L->f), *body = rk_nir_block(L->f), *exit = rk_nir_block(L->f);
-    int *args = edge_args(vars, n, 1 + nsr, init);
-    branch(head, args, 1 + nsr + n, loc);
-    rk_nir_block_param(L->f, head, it);
-    for (int j = 0; j < nsr; j++)
-        rk_nir_block_param(L->f, head, value_type(views[srv[j]].ptr));
-    params_for(head, vars, n);
+    RkBlock *body = rk_nir_block(L->f), *exit = rk_nir_block(L->f);
+    int *args = edge_args(vars, n, 1, &k.a64);
+    int go = emit2(RK_OP_U_CMP_LT, B, k.a64, k.b64, loc);
+    cbranch(go, body, args, 1 + n, exit, args + 1, n, loc);
+    rk_nir_block_param(L->f, body, I64);
+    params_for(body, vars, n);
     params_for(exit, vars, n);
-    set_block(head);
-    bind_params(head, vars, n, 1 + nsr);
-    int i = head->params[0];
-    int go = emit2(RK_OP_U_CMP_LT, B, i, k.b, loc);
-    cbranch(go, body, NULL, 0, exit, edge_args(vars, n, 0, NULL), n, loc);
     set_block(body);
-    L->env->slots[s->slot] = lval(i, it);
+    bind_params(body, vars, n, 1);
+    lp->j = body->params[0];
+    lp->i = it->elem == RK_E_I64 || it->elem == RK_E_U64 ? lp->j
+                                                          : emit1(RK_OP_U_CVT, it, lp->j, loc);
+    L->env->slots[s->slot] = lval(lp->i, it);
     for (int j = 0; j < nsr; j++)
-        lp->sr[srv[j]] = head->params[1 + j];
+        lp->sr[srv[j]] = emit2(RK_OP_PTR_ADD, value_type(views[srv[j]].ptr), views[srv[j]].ptr,
+                               lp->j, loc);
     loop = lp;
     lower_stmts(s->body, s->body.len);
     loop = lp->outer;
-    /* if b - i <= step the next i is b: leave; else i + step */
-    int left = emit2(RK_OP_U_SUB, I64, k.b64, i64_of(i, loc), loc);
-    int done = emit2(RK_OP_U_CMP_LE, B, left, k.s64, loc);
-    int *next = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nsr + 1));
-    next[0] = emit2(RK_OP_U_ADD, it, i, k.step, loc);
-    for (int j = 0; j < nsr; j++)
-        next[1 + j] = emit2(RK_OP_PTR_ADD, value_type(head->params[1 + j]), head->params[1 + j],
-                            k.s64, loc);
-    int *back = edge_args(vars, n, 1 + nsr, next);
-    int *out = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
-    memcpy(out, back + 1 + nsr, sizeof(int) * (size_t)n);
-    cbranch(done, exit, out, n, head, back, 1 + nsr + n, loc);
+    int next = emit2(RK_OP_U_ADD, I64, lp->j, k.s64, loc);
+    int done = emit2(RK_OP_U_CMP_GE, B, next, k.b64, loc);
+    int *back = edge_args(vars, n, 1, &next);
+    cbranch(done, exit, back + 1, n, body, back, 1 + n, loc);
     set_block(exit);
     bind_params(exit, vars, n, 0);
 }

@@ -7,13 +7,16 @@
  * and not written; live-out is the union of the successors' live-in
  * sets; iterate to the fixed point.
  *
- * Each virtual register then gets one interval of positions from its
- * first definition (or the start of a block it is live into) to its last
- * use (or the end of a block it is live out of).  A value carried around
- * a loop's back edge is live out of the latch and into the header, so its
- * interval covers the whole loop: linear scan over these intervals never
- * gives a register to two values that are live at once.  Holes are not
- * tracked; straight-line kernels have none. */
+ * Each virtual register then gets its live segments, one per block at
+ * most: from its definition (or the start of the block, if it is live
+ * into it) to its last use (or the end of the block, if it is live out of
+ * it), adjacent ones merged.  Between them are holes: a value defined
+ * before a loop and read after it is live across the loop, but the two
+ * copies of a loop rake-lower writes (one checked, one fast) each leave
+ * a hole in what only the other reads, and a loop-carried value's old
+ * and new versions meet without overlapping.  The scan (scan.c) gives
+ * two values one register only where their segments don't overlap.  lo
+ * and hi are the hull: the first and last position of any segment. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,6 +174,32 @@ static void touch(Range *x, int pos)
         x->hi = pos;
 }
 
+bool ra_live_at(const Ra *ra, int v, int pos)
+{
+    const Range *x = &ra->r[v];
+    for (int i = 0; i < x->nseg && x->seg[i].lo <= pos; i++)
+        if (pos <= x->seg[i].hi)
+            return true;
+    return false;
+}
+
+static void add_seg(Range *x, int lo, int hi)
+{
+    if (x->nseg && x->seg[x->nseg - 1].hi + 1 >= lo) {
+        if (hi > x->seg[x->nseg - 1].hi)
+            x->seg[x->nseg - 1].hi = hi;
+        return;
+    }
+    if (x->nseg == x->capseg) {
+        x->capseg = x->capseg ? 2 * x->capseg : 4;
+        Seg *grown = rk_arena_alloc(&rk_heap, sizeof *grown * (size_t)x->capseg);
+        if (x->nseg)
+            memcpy(grown, x->seg, sizeof *grown * (size_t)x->nseg);
+        x->seg = grown;
+    }
+    x->seg[x->nseg++] = (Seg){lo, hi};
+}
+
 static void fixed_at(Ra *ra, RkMReg r, int pos, bool def, bool use)
 {
     int c = r.cls, n = r.num;
@@ -208,41 +237,77 @@ static void instr_ranges(Ra *ra, RkMInstr *in, int pos)
         ra->r[in->ops[1].reg.num].hint = in->ops[0].reg.num;
 }
 
+/* Block b's segment of each vreg: the hull of its positions in b (blk[v]),
+ * appended to the vreg's list. */
+static void block_segments(Ra *ra, const Sets *s, int b, Range *blk)
+{
+    RkMFunc *f = ra->f;
+    RkMBlock *bl = f->blocks[b];
+    int start = ra->pos.start[b], end = ra->pos.start[b + 1] - 1;
+    for (int v = 0; v < f->nvregs; v++) {
+        blk[v].lo = blk[v].hi = -2;
+        blk[v].hint = -1;
+    }
+    for (int v = 0; v < f->nvregs; v++) {
+        uint64_t bit = 1ull << (v & 63);
+        if (row(s->in, s->words, b)[v >> 6] & bit)
+            touch(&blk[v], b == 0 && ra->r[v].pinned ? -1 : start);
+        if (row(s->out, s->words, b)[v >> 6] & bit) {
+            touch(&blk[v], end);
+            ra->r[v].live_out = true;
+        }
+    }
+    for (int k = 0; k < bl->nparams; k++)
+        touch(&blk[bl->params[k].num], start);
+    Range *saved = ra->r;
+    ra->r = blk; /* instr_ranges touches the block's ranges */
+    for (int i = 0; i < bl->ninstrs; i++)
+        instr_ranges(ra, &bl->instrs[i], start + 1 + i);
+    ra->r = saved;
+    for (int v = 0; v < f->nvregs; v++)
+        if (blk[v].hint >= 0)
+            ra->r[v].hint = blk[v].hint;
+    for (int k = 0; k < bl->term.nargs; k++)
+        touch(&blk[bl->term.args[k].num], end);
+    if (bl->term.kind == RK_MT_BRANCH && bl->term.on_reg && bl->term.reg.reg.virt)
+        touch(&blk[bl->term.reg.reg.num], end);
+    for (int v = 0; v < f->nvregs; v++)
+        if (blk[v].lo != -2) {
+            if (b == 0 && ra->r[v].pinned)
+                blk[v].lo = -1; /* an argument is live from the entry */
+            touch(&ra->r[v], blk[v].lo);
+            touch(&ra->r[v], blk[v].hi);
+            add_seg(&ra->r[v], blk[v].lo, blk[v].hi);
+        }
+}
+
 void ra_intervals(Ra *ra)
 {
     RkMFunc *f = ra->f;
     for (int c = 0; c < RK_RC_COUNT; c++)
         memset(ra->nfixed[c], 0, sizeof ra->nfixed[c]);
     for (int v = 0; v < f->nvregs; v++)
-        ra->r[v] = (Range){-2, -2, -1, -1, false, false};
+        ra->r[v] = (Range){-2, -2, NULL, 0, 0, -1, -1, false, false};
     for (int a = 0; a < f->nargs; a++) {
+        if (f->args[a].stack >= 0)
+            continue; /* loaded on entry into the register it is given */
         Range *x = &ra->r[f->args[a].vreg];
         x->lo = x->hi = -1;
         x->reg = f->args[a].reg.num;
         x->pinned = true;
     }
     Sets s = liveness(ra);
-    for (int b = 0; b < f->nblocks; b++) {
-        RkMBlock *blk = f->blocks[b];
-        int start = ra->pos.start[b], end = ra->pos.start[b + 1] - 1;
-        for (int v = 0; v < f->nvregs; v++) {
-            uint64_t bit = 1ull << (v & 63);
-            if (row(s.in, s.words, b)[v >> 6] & bit)
-                touch(&ra->r[v], start);
-            if (row(s.out, s.words, b)[v >> 6] & bit) {
-                touch(&ra->r[v], end);
-                ra->r[v].live_out = true;
-            }
-        }
-        for (int k = 0; k < blk->nparams; k++)
-            touch(&ra->r[blk->params[k].num], start);
-        for (int i = 0; i < blk->ninstrs; i++)
-            instr_ranges(ra, &blk->instrs[i], start + 1 + i);
-        for (int k = 0; k < blk->term.nargs; k++)
-            touch(&ra->r[blk->term.args[k].num], end);
-        if (blk->term.kind == RK_MT_BRANCH && blk->term.on_reg && blk->term.reg.reg.virt)
-            touch(&ra->r[blk->term.reg.reg.num], end);
+    Range *blk = calloc((size_t)f->nvregs + 1, sizeof *blk);
+    if (!blk)
+        rk_diag_internal("out of memory for live ranges");
+    for (int b = 0; b < f->nblocks; b++)
+        block_segments(ra, &s, b, blk);
+    for (int a = 0; a < f->nargs; a++) { /* an unused argument: live at the entry */
+        Range *x = &ra->r[f->args[a].vreg];
+        if (!x->nseg && f->args[a].stack < 0)
+            add_seg(x, -1, -1);
     }
+    free(blk);
     free(s.gen);
     free(s.kill);
     free(s.in);

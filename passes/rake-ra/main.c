@@ -54,8 +54,15 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     ra.t = m->t;
     ra.m = m;
     ra.f = f;
-    for (int c = 0; c < RK_RC_COUNT; c++)
-        ra.owner[c] = calloc((size_t)m->t->regs[c].count + 1, sizeof(int));
+    for (int c = 0; c < RK_RC_COUNT; c++) {
+        size_t n = (size_t)m->t->regs[c].count + 1;
+        ra.owner[c] = calloc(n, sizeof(int));
+        ra.given[c] = calloc(n, sizeof(int *));
+        ra.ngiven[c] = calloc(n, sizeof(int));
+        ra.capgiven[c] = calloc(n, sizeof(int));
+        if (!ra.owner[c] || !ra.given[c] || !ra.ngiven[c] || !ra.capgiven[c])
+            rk_diag_internal("out of memory for the register file");
+    }
 
     /* a bound on reloads, so allocation always ends: a few per constant */
     int budget = 16;
@@ -85,8 +92,12 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     free(ra.r);
     free(ra.allowed);
     f->nallow = 0; /* met: the output names physical registers only */
-    for (int c = 0; c < RK_RC_COUNT; c++)
+    for (int c = 0; c < RK_RC_COUNT; c++) {
         free(ra.owner[c]);
+        free(ra.given[c]);
+        free(ra.ngiven[c]);
+        free(ra.capgiven[c]);
+    }
 }
 
 int main(int argc, char **argv)

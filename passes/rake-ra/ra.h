@@ -1,7 +1,7 @@
 /* ra.h: state of rake-ra.
  *
  *   main.c     reading and writing rake.mir, the allocation loop
- *   live.c     positions, liveness across blocks, one interval per vreg
+ *   live.c     positions, liveness across blocks, each vreg's live segments
  *   scan.c     the linear scan, rematerialisation, running out
  *   commute.c  a copy into a commuting operation takes its dying operand
  *   resolve.c  physical registers into the code, jump moves, saves
@@ -24,8 +24,14 @@ typedef struct Pos {
     int n;           /* positions */
 } Pos;
 
+typedef struct Seg {
+    int lo, hi;      /* positions, inclusive */
+} Seg;
+
 typedef struct Range {
     int lo, hi;      /* positions; lo -1: an argument, live from the entry */
+    Seg *seg;        /* where it is live, in order: lo..hi less the holes */
+    int nseg, capseg;
     int reg;         /* assigned register number, -1 = none */
     int hint;        /* preferred register, -1 = none */
     bool pinned;     /* an argument in its calling-convention register */
@@ -43,7 +49,10 @@ typedef struct Ra {
     RkMFunc *f;
     Pos pos;
     Range *r;        /* per vreg */
-    int *owner[RK_RC_COUNT]; /* per register number: vreg + 1, 0 = free */
+    int *owner[RK_RC_COUNT]; /* per register number: the vreg holding it at the stuck
+                                position + 1, 0 = free (ra_holders) */
+    int **given[RK_RC_COUNT]; /* per register number: the vregs given it so far */
+    int *ngiven[RK_RC_COUNT], *capgiven[RK_RC_COUNT];
     uint64_t *allowed;       /* per vreg: the registers it may hold (rk_mir_vreg_allowed) */
     uint64_t limited[RK_RC_COUNT]; /* registers some limited vreg of the class may need */
     int nlimited[RK_RC_COUNT];     /* limited vregs of the class */
@@ -55,11 +64,13 @@ typedef struct Ra {
 /* live.c */
 void ra_positions(Ra *ra);
 void ra_intervals(Ra *ra);
+bool ra_live_at(const Ra *ra, int v, int pos);
 RkMInstr *ra_instr_at(Ra *ra, int pos); /* NULL for a block entry or terminator */
 
 /* scan.c: -1 when every vreg has a register, else the stuck position
  * (*cls its class) */
 int ra_scan(Ra *ra, int *cls);
+void ra_holders(Ra *ra, int pos); /* owner[][] at pos */
 bool ra_rematerialise(Ra *ra, int stuck, int cls);
 bool ra_const_load(const RkMInstr *in); /* a load from the constant pool */
 _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls);

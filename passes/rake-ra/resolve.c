@@ -47,9 +47,11 @@ static void copy_instr(Ra *ra, RkMBlock *b, RkMReg dst, RkMReg src)
     rk_mir_operand(x, rk_mo_reg(src, 0, false, true));
 }
 
-/* A register of the class free at the terminator of block b and in no
- * pending move, or -1. */
-static int free_at(Ra *ra, int b, int cls, const Move *mv, int n)
+/* A register of the class free at the terminator of block b, in no
+ * pending move and written by none of the jump's moves (done[0..ndone):
+ * with live ranges that have holes, a destination already written holds
+ * the next block's parameter though no value is live there yet), or -1. */
+static int free_at(Ra *ra, int b, int cls, const Move *mv, int n, const Move *done, int ndone)
 {
     int pos = ra->pos.start[b + 1] - 1;
     for (const int8_t *o = ra->t->regs[cls].order; o && *o >= 0; o++) {
@@ -58,11 +60,12 @@ static int free_at(Ra *ra, int b, int cls, const Move *mv, int n)
             continue;
         bool busy = false;
         for (int v = 0; v < ra->f->nvregs && !busy; v++)
-            busy = ra->f->vclass[v] == cls && ra->r[v].reg == g && ra->r[v].lo <= pos &&
-                   ra->r[v].hi >= pos;
+            busy = ra->f->vclass[v] == cls && ra->r[v].reg == g && ra_live_at(ra, v, pos);
         for (int k = 0; k < n && !busy; k++)
             busy = (mv[k].dst.cls == cls && mv[k].dst.num == g) ||
                    (mv[k].src.cls == cls && mv[k].src.num == g);
+        for (int k = 0; k < ndone && !busy; k++)
+            busy = done[k].dst.cls == cls && done[k].dst.num == g;
         if (!busy)
             return g;
     }
@@ -80,6 +83,10 @@ static bool is_src(const Move *mv, int n, RkMReg r)
 static void parallel_move(Ra *ra, int b, Move *mv, int n)
 {
     RkMBlock *blk = ra->f->blocks[b];
+    Move *all = rk_arena_alloc(&rk_heap, sizeof *all * (size_t)(n + 1));
+    int nall = n;
+    if (n)
+        memcpy(all, mv, sizeof *all * (size_t)n);
     while (n > 0) {
         int k = 0;
         while (k < n && is_src(mv, n, mv[k].dst))
@@ -90,7 +97,7 @@ static void parallel_move(Ra *ra, int b, Move *mv, int n)
             continue;
         }
         /* every destination is still to be read: a cycle */
-        int cls = mv[0].src.cls, g = free_at(ra, b, cls, mv, n);
+        int cls = mv[0].src.cls, g = free_at(ra, b, cls, mv, n, all, nall);
         if (g < 0) {
             rk_diag_source(ra->m->source, NULL);
             rk_diag_fatal(blk->term.loc.line > 0 ? blk->term.loc : ra->f->loc,
@@ -147,6 +154,9 @@ static void record_saved(Ra *ra, const RkMOp *o)
 void ra_resolve(Ra *ra)
 {
     RkMFunc *f = ra->f;
+    for (int a = 0; a < f->nargs; a++) /* a stack argument's register (none if unused) */
+        if (f->args[a].stack >= 0)
+            f->args[a].reg = rk_mreg(RK_RC_GPR, false, ra->r[f->args[a].vreg].reg);
     for (int b = 0; b < f->nblocks; b++)
         resolve_jump(ra, b);
     for (int b = 0; b < f->nblocks; b++) {

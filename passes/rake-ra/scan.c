@@ -1,11 +1,14 @@
-/* scan.c: the linear scan.
+/* scan.c: the linear scan, over live segments with holes.
  *
- * Positions are visited in order.  At each one, registers of values
- * whose intervals ended before it are freed; then each virtual register
- * first met there gets a register of its class:
- *   - values dying at this position hand their registers over first
- *     (operands are read before results are written), so a copy of a
- *     dying value becomes a move of a register onto itself, and goes;
+ * Positions are visited in order, and each virtual register first met
+ * at one gets a register of its class that no value given it before is
+ * live in at the same time (their segments, live.c, don't overlap: a
+ * loop-carried value and its next version, or values of the two copies
+ * of a loop, share registers through each other's holes):
+ *   - a value read for the last time at a position hands its register
+ *     to one written there (operands are read before results are
+ *     written), so a copy of a dying value becomes a move of a register
+ *     onto itself, and goes;
  *   - a value's hint comes first when it is free: the result register for
  *     the value the result move reads, and for block parameters and jump
  *     arguments the register of their partner across the edge, so a
@@ -28,18 +31,71 @@ static bool fixed_conflict(Ra *ra, int cls, int num, const Range *x)
 {
     for (int i = 0; i < ra->nfixed[cls][num]; i++) {
         const Fixed *p = &ra->fixed[cls][num][i];
-        if ((p->pos > x->lo && p->pos < x->hi) || (p->pos == x->hi && p->pos > x->lo && p->use) ||
-            (p->pos == x->lo && p->def))
-            return true;
+        for (int k = 0; k < x->nseg; k++) {
+            Seg s = x->seg[k];
+            if ((p->pos > s.lo && p->pos < s.hi) || (p->pos == s.hi && p->pos > s.lo && p->use) ||
+                (p->pos == s.lo && p->def))
+                return true;
+        }
     }
     return false;
+}
+
+/* Whether two segments overlap.  At a single shared position, a value
+ * read there for the last time (and not also written there) hands its
+ * register to a value written there. */
+static bool seg_clash(Seg a, Seg b)
+{
+    int lo = a.lo > b.lo ? a.lo : b.lo, hi = a.hi < b.hi ? a.hi : b.hi;
+    if (lo != hi)
+        return lo < hi;
+    return !((a.hi == lo && b.lo == lo && a.lo != lo) || (b.hi == lo && a.lo == lo && b.lo != lo));
+}
+
+static bool clash(const Range *x, const Range *y)
+{
+    if (x->hi < y->lo || y->hi < x->lo)
+        return false;
+    for (int i = 0, j = 0; i < x->nseg && j < y->nseg;) {
+        if (seg_clash(x->seg[i], y->seg[j]))
+            return true;
+        if (x->seg[i].hi < y->seg[j].hi)
+            i++;
+        else
+            j++;
+    }
+    return false;
+}
+
+/* Whether a value already given register num is live while v is. */
+static bool taken(Ra *ra, int cls, int num, int v)
+{
+    for (int k = 0; k < ra->ngiven[cls][num]; k++)
+        if (clash(&ra->r[ra->given[cls][num][k]], &ra->r[v]))
+            return true;
+    return false;
+}
+
+static void give(Ra *ra, int cls, int num, int v)
+{
+    int *n = &ra->ngiven[cls][num], *cap = &ra->capgiven[cls][num];
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 8;
+        int *grown = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)*cap);
+        if (*n)
+            memcpy(grown, ra->given[cls][num], sizeof(int) * (size_t)*n);
+        ra->given[cls][num] = grown;
+    }
+    ra->given[cls][num][(*n)++] = v;
+    ra->r[v].reg = num;
 }
 
 static bool usable(Ra *ra, int cls, int num, int v)
 {
     const RkRegFile *rf = &ra->t->regs[cls];
-    return num >= 0 && num < rf->count && !(rf->reserved >> num & 1u) && !ra->owner[cls][num] &&
-           (ra->allowed[v] >> num & 1u) && !fixed_conflict(ra, cls, num, &ra->r[v]);
+    return num >= 0 && num < rf->count && !(rf->reserved >> num & 1u) &&
+           (ra->allowed[v] >> num & 1u) && !taken(ra, cls, num, v) &&
+           !fixed_conflict(ra, cls, num, &ra->r[v]);
 }
 
 /* The register of v's partner across an edge, or -1. */
@@ -62,13 +118,13 @@ static int edge_hint(Ra *ra, int v)
     return -1;
 }
 
-/* How many registers of set are free now. */
-static int free_in(Ra *ra, int cls, uint64_t set)
+/* How many registers of set v could take now. */
+static int free_in(Ra *ra, int cls, uint64_t set, int v)
 {
     const RkRegFile *rf = &ra->t->regs[cls];
     int n = 0;
     for (int r = 0; r < rf->count; r++)
-        n += (set >> r & 1u) && !(rf->reserved >> r & 1u) && !ra->owner[cls][r];
+        n += (set >> r & 1u) && !(rf->reserved >> r & 1u) && !taken(ra, cls, r, v);
     return n;
 }
 
@@ -82,7 +138,7 @@ static int free_in(Ra *ra, int cls, uint64_t set)
 static int first_free(Ra *ra, int cls, int v)
 {
     uint64_t lim = ra->limited[cls], callee = ra->t->regs[cls].callee_saved;
-    bool share = free_in(ra, cls, lim) > ra->nlimited[cls];
+    bool share = free_in(ra, cls, lim, v) > ra->nlimited[cls];
     uint64_t avoid[4] = {lim | callee, share ? callee : ~0ull, lim, 0};
     int pass = ra->allowed[v] == ~0ull && lim ? 0 : 3;
     for (; pass < 4; pass++)
@@ -147,15 +203,17 @@ static int occurrence_count(Ra *ra, int pos)
     return ra->f->blocks[b]->term.nargs + 1;
 }
 
-static void free_dead(Ra *ra, int pos, bool dying)
+/* owner[][]: the value holding each register at pos (0: none). */
+void ra_holders(Ra *ra, int pos)
 {
     for (int c = 0; c < RK_RC_COUNT; c++)
         for (int g = 0; g < ra->t->regs[c].count; g++) {
-            int v = ra->owner[c][g] - 1;
-            if (v < 0)
-                continue;
-            if (ra->r[v].hi < pos || (dying && ra->r[v].hi == pos && ra->r[v].lo != pos))
-                ra->owner[c][g] = 0;
+            ra->owner[c][g] = 0;
+            for (int k = 0; k < ra->ngiven[c][g]; k++) {
+                int v = ra->given[c][g][k];
+                if (ra_live_at(ra, v, pos))
+                    ra->owner[c][g] = v + 1;
+            }
         }
 }
 
@@ -163,13 +221,13 @@ int ra_scan(Ra *ra, int *cls)
 {
     RkMFunc *f = ra->f;
     for (int c = 0; c < RK_RC_COUNT; c++)
-        memset(ra->owner[c], 0, sizeof(int) * (size_t)(ra->t->regs[c].count + 1));
+        for (int g = 0; g < ra->t->regs[c].count; g++)
+            ra->ngiven[c][g] = 0;
     for (int v = 0; v < f->nvregs; v++)
         if (ra->r[v].pinned)
-            ra->owner[f->vclass[v]][ra->r[v].reg] = v + 1;
+            give(ra, f->vclass[v], ra->r[v].reg, v);
     int cap = 16, *occ = rk_arena_alloc(&rk_heap, sizeof *occ * (size_t)cap);
     for (int pos = 0; pos < ra->pos.n; pos++) {
-        free_dead(ra, pos, false);
         int need = occurrence_count(ra, pos);
         if (need > cap) {
             cap = 2 * need;
@@ -180,14 +238,13 @@ int ra_scan(Ra *ra, int *cls)
             int v = occ[k];
             if (ra->r[v].reg >= 0)
                 continue;
-            free_dead(ra, pos, true);
             int g = pick(ra, v);
             if (g < 0) {
                 *cls = f->vclass[v];
+                ra_holders(ra, pos);
                 return pos;
             }
-            ra->r[v].reg = g;
-            ra->owner[f->vclass[v]][g] = v + 1;
+            give(ra, f->vclass[v], g, v);
         }
     }
     return -1;

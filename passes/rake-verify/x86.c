@@ -141,7 +141,12 @@ static void normalise(csh h, cs_insn *ci, Insn *o)
         if (op->type == X86_OP_REG) {
             snprintf(o->ops[o->nops++], 64, "%s", cs_reg_name(h, op->reg));
         } else if (op->type == X86_OP_IMM) {
-            snprintf(o->ops[o->nops++], 64, "$%lld", (long long)op->imm);
+            /* Capstone shows a 32-bit operation's imm32 unsigned and its
+             * imm8 signed; the selection writes both signed */
+            long long imm = op->imm;
+            if (op->size == 4 && imm >= 0x80000000LL && imm <= 0xffffffffLL)
+                imm -= 0x100000000LL;
+            snprintf(o->ops[o->nops++], 64, "$%lld", imm);
         } else {
             const char *base = op->mem.base ? cs_reg_name(h, op->mem.base) : "";
             const char *index = op->mem.index ? cs_reg_name(h, op->mem.index) : "";
@@ -259,16 +264,29 @@ static bool gpr_named(const Ctx *c, const char *name, RkRegRef *r)
 static bool names_reserved(const Ctx *c, const char *op)
 {
     RkRegRef r;
-    if (op[0] != '(')
+    const char *paren = strchr(op, '(');
+    if (!paren)
         return gpr_named(c, op, &r) && (c->t->regs[RK_RC_GPR].reserved >> r.num & 1u);
     char base[16] = "", index[16] = "";
-    int n = sscanf(op, "(%15[^,],%15[^,],", base, index);
+    int n = sscanf(paren, "(%15[^,)],%15[^,)]", base, index);
     return (n >= 1 && names_reserved(c, base)) || (n == 2 && names_reserved(c, index));
 }
 
 static const RkInsnDesc *mir_desc(const Ctx *c, const RkMInstr *mi)
 {
     return mi ? rk_target_insn(c->t, mi->op) : NULL;
+}
+
+/* A run's load of an argument System V passes on the stack, which the
+ * flattening puts after the prologue (lib/mir.c, stack_args): the one
+ * read of the stack pointer a run makes.  The selection rule checks its
+ * slot's displacement and its register; check_abi its slot. */
+static bool stack_arg_load(const Ctx *c, const RkMInstr *mi)
+{
+    return mi && !strcmp(mi->origin, "entry") && mi->nops == 2 &&
+           mi->ops[1].kind == RK_MO_MEM && !mi->ops[1].reg.virt &&
+           mi->ops[1].reg.num == c->t->stack_pointer && c->t->stack_load[0] &&
+           (!strcmp(mi->op, c->t->stack_load[0]) || !strcmp(mi->op, c->t->stack_load[1]));
 }
 
 static const ElfReloc *reloc_at(Ctx *c, uint64_t off);
@@ -401,7 +419,7 @@ static void check_flow(Ctx *c, const Insn *in, const RkInsnDesc *d, const RkMIns
         return;
     }
     for (int k = 0; k < in->nops; k++)
-        if (names_reserved(c, in->ops[k]))
+        if (names_reserved(c, in->ops[k]) && !stack_arg_load(c, mi))
             return violation(c, in, "stack", "a kernel doesn't use the stack or its registers "
                                              "(no spills)");
 }
@@ -494,6 +512,16 @@ static bool bool_branch(Ctx *c, const RkMInstr *mi)
            (!strcmp(c->f->kind, "stack_run") || !strcmp(c->f->kind, "general_run"));
 }
 
+/* A run keeps some 32-bit integers (a loop's index) in general
+ * registers; a vector operation reading one gets it broadcast (movd, then
+ * a broadcast), and a u32 parameter moves there from lane 0: the
+ * selection marks both with origin `uniform`. */
+static bool run_uniform(Ctx *c, const RkMInstr *mi)
+{
+    return !strcmp(mi->origin, "uniform") && c->f->kind &&
+           (!strcmp(c->f->kind, "stack_run") || !strcmp(c->f->kind, "general_run"));
+}
+
 static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
     if (transfer(mi))
@@ -513,7 +541,7 @@ static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
      * result register (movmskps, selected for the bitmask) */
     bool result = (!strcmp(mi->origin, "result") || !strcmp(mi->origin, "mask.bitmask")) &&
                   c->f->result.cls == RK_RC_GPR && c->f->result.num == r.num;
-    if (!result && !bool_branch(c, mi))
+    if (!result && !bool_branch(c, mi) && !run_uniform(c, mi))
         violation(c, in, "scalar-transfer", "%s is written from a vector register; a kernel's "
                                             "only such transfer is its terminal one into its "
                                             "result register",
@@ -523,7 +551,7 @@ static void check_transfer(Ctx *c, const Insn *in, const RkMInstr *mi)
 static void check_whole(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
     if (!strcmp(mi->origin, "entry") || !strcmp(mi->origin, "result") || transfer(mi) ||
-        bool_branch(c, mi))
+        bool_branch(c, mi) || run_uniform(c, mi))
         return;
     for (int k = 0; k < in->nops; k++) {
         RkRegRef r;
@@ -547,7 +575,8 @@ static void check_cross(Ctx *c, const Insn *in, const RkMInstr *mi)
         return;
     RkOp origin = rk_nir_op_lookup(mi->origin);
     const RkOpInfo *op = rk_nir_op_info(origin);
-    if ((op && (op->flags & RK_OPF_CROSS)) || !strcmp(mi->origin, "entry") || transfer(mi))
+    if ((op && (op->flags & RK_OPF_CROSS)) || !strcmp(mi->origin, "entry") || transfer(mi) ||
+        run_uniform(c, mi))
         return;
     /* SSE2's integer multiply interleaves even and odd lanes */
     if (c->t->index == 0 && (origin == RK_OP_RACK_MUL || origin == RK_OP_U_MUL) &&
@@ -623,7 +652,18 @@ static void check_abi(Ctx *c)
                                ? reg(c, rk_mreg((RkRegClass)cls, false,
                                                 c->t->args[cls][used[cls]].num), bits)
                                : "the stack";
+        int slot = used[cls] - c->t->nargs[cls];
         used[cls]++;
+        bool run = c->f->kind && strstr(c->f->kind, "run");
+        if (a->stack >= 0) {
+            if (slot >= 0 && cls == RK_RC_GPR && run && a->stack == slot)
+                continue; /* loaded from its slot (stack_arg_load) */
+            violation(c, NULL, "abi", "argument %s (%s) is read from stack slot %d, but System V "
+                                      "passes it in %s",
+                      a->name, a->type, a->stack,
+                      slot >= 0 ? rk_arena_printf(&rk_heap, "stack slot %d", slot) : want);
+            continue;
+        }
         const char *have = reg(c, a->reg, a->bits);
         if (strcmp(want, have))
             violation(c, NULL, "abi", "argument %s (%s) is in %s, but System V passes it in %s",
