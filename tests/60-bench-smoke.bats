@@ -31,7 +31,7 @@ profiles_run() {
     ! grep -q "OUTPUT DIFFERS" "$BATS_FILE_TMPDIR/log"
 }
 
-@test "bench-smoke: every kernel x variant x profile the machine runs is in the JSON" {
+@test "bench-smoke: every kernel x variant x profile the machine runs is in the JSON, Rake's measured" {
     j=$SMOKE_OUT/smoke.json
     for p in $(profiles_run); do
         for k in "${KERNELS[@]}"; do
@@ -42,9 +42,12 @@ profiles_run() {
                     'all(.results[] | select(.kernel == $k and .profile == $p); .variants[$v].status == "measured" and (.variants[$v].records_per_s > 0))' "$j" \
                     || { echo "$v not measured for $k on $p"; return 1; }
             done
+            # every benchmark kernel compiles natively on every x86
+            # profile (dot's seventh integer argument on the stack, count's
+            # views): Rake is measured, never refused
             jq -e --arg k "$k" --arg p "$p" \
-                'all(.results[] | select(.kernel == $k and .profile == $p); .variants.rake as $r | ($r.status == "measured" and $r.records_per_s > 0) or ($r.status == "not-compiled" and ($r.reason | test("error: |not benchmarked: "))))' "$j" \
-                || { echo "rake neither measured nor refused with a reason for $k on $p"; return 1; }
+                'all(.results[] | select(.kernel == $k and .profile == $p); .variants.rake as $r | $r.status == "measured" and $r.records_per_s > 0)' "$j" \
+                || { echo "rake not measured for $k on $p"; return 1; }
         done
     done
 }
