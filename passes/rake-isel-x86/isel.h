@@ -3,7 +3,8 @@
  *   main.c    reading rake.nir, the calling convention, writing rake.mir
  *   seq.c     the instruction sequences, per profile (x86.h names them)
  *   select.c  one native-IR operation at a time
- *   run.c     runs: general registers, transfers, tails, compaction (run.h)
+ *   run.c     runs: general registers, transfers, tails (run.h)
+ *   compact.c a stack run's compaction
  *   general.c what only general runs have: views, traps, 32-bit integers
  *             in general registers
  *   slow.c    a run's slow blocks (call.slow)

@@ -1,4 +1,4 @@
-/* run.c: stack runs on x86, from rake.nir's loop to rake.mir's blocks.
+/* run.c: runs on x86, from rake.nir's loop to rake.mir's blocks.
  *
  * rake-lower already wrote the run as a loop (docs/nir.md, "Stack runs"):
  * an entry that reads the descriptors, a head testing the record index
@@ -22,17 +22,14 @@
  *     vmaskmovps/vpmaskmovd; everything else is a count-guarded lane
  *     transfer: a test of the mask's bit, then one lane-sized load or
  *     store, so no byte past the last record is touched.
- *   - compaction.  AVX-512 compresses under a k mask; AVX2 looks the
- *     selection bits up in a 256-entry table of lane orders and permutes
- *     with vpermps; SSE2 branches on the four bits to one of 16 fixed
- *     pshufd permutations.  A full rack stores whole racks at the cursor,
- *     which never passes the records already read; the tail stores only
- *     its selected lanes.
+ *   - compaction (compact.c): a k mask's compress on AVX-512, a table of
+ *     lane orders on AVX2, a branch tree of permutations on SSE2.
  * A `slow { }` block is call.slow, a call of a trampoline that keeps
  * every register (slow.c).
  * The broadcast uniforms stay in vector registers across the loop;
  * constants load in each block that uses them (from L1, and they don't
- * take registers the columns need).  What a native run
+ * take registers the columns need).  General runs add views, traps and
+ * integers in general registers (general.c).  What a native stack run
  * can't do yet (views, reductions, scans, lane extraction and insertion,
  * shuffles) is a located error naming the operation. */
 #include <string.h>
@@ -77,7 +74,7 @@ static void forget_constants(void)
         S->kvreg[i] = -1;
 }
 
-static int block(const char *tag)
+int block(const char *tag)
 {
     forget_constants();
     return rk_mir_block(S->mf, rk_arena_printf(&rk_heap, "%s%d", tag, R.nlabels++));
@@ -85,7 +82,7 @@ static int block(const char *tag)
 
 RkMTerm *term_of(int b) { return &S->mf->blocks[b]->term; }
 
-static void set_jump(int from, int to)
+void set_jump(int from, int to)
 {
     RkMTerm *t = term_of(from);
     t->kind = RK_MT_JUMP;
@@ -107,14 +104,14 @@ void set_branch(int from, const char *cc, int then, int els)
     t->loc = S->loc;
 }
 
-static int vparam(int b)
+int vparam(int b)
 {
     int v = fresh();
     rk_mir_param(S->mf->blocks[b], rk_mreg(RK_RC_VEC, true, v));
     return v;
 }
 
-static int gparam(int b)
+int gparam(int b)
 {
     int v = gnew();
     rk_mir_param(S->mf->blocks[b], greg(v));
@@ -122,7 +119,7 @@ static int gparam(int b)
 }
 
 /* `testl $bit, bits`; then a block for the lanes whose bit is set. */
-static int test_bit(int bits, int k)
+int test_bit(int bits, int k)
 {
     ins("testl", 2, gr(bits, 32), rk_mi(1ll << k));
     return S->mf->cur;
@@ -252,17 +249,17 @@ static int address_reg(int id)
 
 /* --- masks --------------------------------------------------------------------- */
 
-static Memo *memo(int mask_id) { return &R.memo[mask_id]; }
+Memo *memo(int mask_id) { return &R.memo[mask_id]; }
 
 /* AVX-512: the k register of a mask vector. */
-static RkMReg kreg(int m)
+RkMReg kreg(int m)
 {
     ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
     return rk_mreg(RK_RC_MASK, true, S->k);
 }
 
 /* The mask's lanes as the low bits of a general register. */
-static int mask_bits(int mask_id, int m)
+int mask_bits(int mask_id, int m)
 {
     Memo *mm = mask_id >= 0 ? memo(mask_id) : NULL;
     if (mm && mm->bits >= 0)
@@ -297,7 +294,7 @@ static int popcount4(int bits)
     return x;
 }
 
-static int popcount(int mask_id)
+int popcount(int mask_id)
 {
     Memo *mm = memo(mask_id);
     if (mm->count >= 0)
@@ -314,7 +311,7 @@ static int popcount(int mask_id)
 }
 
 /* lane k < n: n broadcast, compared with 0, 1, 2, ... */
-static int lanes_below(int n)
+int lanes_below(int n)
 {
     int b = fresh();
     ins(pick("movd", "vmovd", "vmovd"), 2, rk_mvx(rk_mvd(b)), gr(n, 32));
@@ -341,7 +338,7 @@ static int place_imm(int k)
     return imm;
 }
 
-static int shufd(int v, int imm)
+int shufd(int v, int imm)
 {
     int d = fresh();
     ins(pick("pshufd", "vpshufd", "vpshufd"), 3, rk_mvd(d), rk_mv(v), rk_mi(imm));
@@ -430,7 +427,7 @@ static int guarded_load(Addr a, int bits, bool sign)
     return x;
 }
 
-static void guarded_store(Addr a, int bits, int v)
+void guarded_store(Addr a, int bits, int v)
 {
     for (int k = 0; k < lanes(); k++) {
         int here = test_bit(bits, k);
@@ -469,7 +466,7 @@ static const char *pmovx(int bytes, bool sign)
 
 static bool signed_elem(const RkType *ptr) { return rk_elem_is_signed(ptr->elem); }
 
-static bool float_elem(const RkType *ptr) { return ptr->elem == RK_E_F32; }
+bool float_elem(const RkType *ptr) { return ptr->elem == RK_E_F32; }
 
 /* A full rack of the column at a (+ imm records), widened to 32 bits. */
 static int load_full(Addr a, int64_t imm, bool sign)
@@ -516,7 +513,7 @@ static int narrow(int v, int bytes)
 }
 
 /* A full rack's store of v (32-bit lanes) into the column at a. */
-static void store_full(Addr a, int64_t imm, int v)
+void store_full(Addr a, int64_t imm, int v)
 {
     int n = lanes();
     if (a.scale == 4) {
@@ -590,170 +587,6 @@ static void store_masked(RkInstr *in)
         return;
     }
     guarded_store(a, mask_bits(in->args[1], m), v);
-}
-
-/* --- compaction ------------------------------------------------------------------ */
-
-/* AVX2: the lane order selecting the set bits of each 8-bit pattern, as
- * bytes (vpmovzxbd widens one entry to vpermps's indices). */
-static int order_table(void)
-{
-    uint32_t w[512];
-    for (int p = 0; p < 256; p++) {
-        uint8_t idx[8] = {0};
-        int n = 0;
-        for (int k = 0; k < 8; k++)
-            if (p >> k & 1)
-                idx[n++] = (uint8_t)k;
-        w[2 * p] = (uint32_t)idx[0] | (uint32_t)idx[1] << 8 | (uint32_t)idx[2] << 16 |
-                   (uint32_t)idx[3] << 24;
-        w[2 * p + 1] = (uint32_t)idx[4] | (uint32_t)idx[5] << 8 | (uint32_t)idx[6] << 16 |
-                       (uint32_t)idx[7] << 24;
-    }
-    return rk_mir_const(S->mf, (int)sizeof w, w);
-}
-
-static int avx2_order(int mask_id)
-{
-    Memo *mm = memo(mask_id);
-    if (mm->table >= 0)
-        return mm->table;
-    int bits = mask_bits(mask_id, S->vreg[mask_id]);
-    int tbl = gnew(), idx = fresh();
-    ins("leaq", 2, gw(tbl, 64), rk_mc(order_table()));
-    Addr a = {tbl, bits, 8, 0};
-    ins("vpmovzxbd", 2, rk_mvd(idx), mem(a, 0, 64, false));
-    return mm->table = idx;
-}
-
-/* SSE2: branch on the four selection bits to one of 16 blocks, each
- * permuting every column this mask compacts with one pshufd; they join
- * with the permuted columns, the count and the count's prefix bits. */
-typedef struct Tree {
-    int bits, *vals, nvals, *leaves, nleaves;
-    bool tail; /* the leaves pass the count's prefix bits too */
-} Tree;
-
-static void leaf(Tree *t, int pat)
-{
-    int sel[4], n = 0;
-    for (int k = 0; k < 4; k++)
-        if (pat >> k & 1)
-            sel[n++] = k;
-    int cnt = n;
-    for (int k = 0; k < 4; k++)
-        if (!(pat >> k & 1))
-            sel[n++] = k;
-    int imm = sel[0] | sel[1] << 2 | sel[2] << 4 | sel[3] << 6;
-    RkMTerm *jt = term_of(S->mf->cur);
-    for (int i = 0; i < t->nvals; i++)
-        rk_mir_jump_arg(jt, rk_mreg(RK_RC_VEC, true, imm == 0xe4 ? t->vals[i] : shufd(t->vals[i], imm)));
-    int c = gnew();
-    ins("movl", 2, gw(c, 32), rk_mi(cnt));
-    jt = term_of(S->mf->cur);
-    rk_mir_jump_arg(jt, greg(c));
-    if (t->tail) {
-        int p = gnew();
-        ins("movl", 2, gw(p, 32), rk_mi((1 << cnt) - 1));
-        rk_mir_jump_arg(term_of(S->mf->cur), greg(p));
-    }
-    t->leaves[t->nleaves++] = S->mf->cur;
-}
-
-static void tree(Tree *t, int bit, int pat)
-{
-    if (bit == 4)
-        return leaf(t, pat);
-    int here = test_bit(t->bits, bit);
-    int zero = block("sel");
-    tree(t, bit + 1, pat);
-    int one = block("sel");
-    tree(t, bit + 1, pat | 1 << bit);
-    set_branch(here, "ne", one, zero);
-}
-
-static void sse2_compact(int mask_id, bool tail)
-{
-    Memo *mm = memo(mask_id);
-    RkBlock *nb = R.nb;
-    Tree t = {mask_bits(mask_id, S->vreg[mask_id]), NULL, 0, NULL, 0, tail};
-    t.vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
-    t.leaves = rk_arena_alloc(&rk_heap, sizeof(int) * 16);
-    mm->perm = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
-    int *which = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
-    for (int i = 0; i < nb->ninstrs; i++) {
-        RkInstr *c = nb->instrs[i];
-        mm->perm[i] = -1;
-        if (c->opc != RK_OP_RACK_COMPRESS_STORE || c->args[1] != mask_id)
-            continue;
-        int v = S->vreg[c->args[2]];
-        if (v < 0)
-            rk_diag_internal("%s: a compacted column is computed after the compaction starts",
-                             S->nf->name);
-        which[t.nvals] = i;
-        t.vals[t.nvals++] = v;
-    }
-    tree(&t, 0, 0);
-    int join = block("compacted");
-    for (int i = 0; i < t.nvals; i++)
-        mm->perm[which[i]] = vparam(join);
-    mm->count = gparam(join);
-    if (tail)
-        mm->prefix_bits = gparam(join);
-    for (int l = 0; l < t.nleaves; l++)
-        set_jump(t.leaves[l], join);
-}
-
-static int instr_index(RkInstr *in)
-{
-    for (int i = 0; i < R.nb->ninstrs; i++)
-        if (R.nb->instrs[i] == in)
-            return i;
-    rk_diag_internal("an instruction outside its block");
-}
-
-static void compress_store(RkInstr *in)
-{
-    const RkType *pt = type_of(in->args[0]);
-    Addr a = addr_of(in->args[0]);
-    int mask_id = in->args[1], m = S->vreg[mask_id], v = S->vreg[in->args[2]], n = lanes();
-    bool tail = in->through >= 0;
-    if (S->level == AVX512) {
-        RkMReg k = kreg(m);
-        if (a.scale == 4) {
-            ins("vcompressps", 2, rk_mmask(mem(a, 0, n * 32, true), k, false), rk_mv(v));
-            return;
-        }
-        int t = fresh();
-        ins("vcompressps", 2, rk_mmask(rk_mvd(t), k, true), rk_mv(v));
-        RkMReg kp = kreg(lanes_below(popcount(mask_id)));
-        ins(a.scale == 1 ? "vpmovdb" : "vpmovdw", 2,
-            rk_mmask(mem(a, 0, n * a.scale * 8, true), kp, false), rk_mv(t));
-        return;
-    }
-    int t;
-    Memo *mm = memo(mask_id);
-    if (S->level == AVX2) {
-        t = fresh();
-        ins("vpermps", 3, rk_mvd(t), rk_mv(avx2_order(mask_id)), rk_mv(v));
-    } else {
-        if (!mm->perm)
-            sse2_compact(mask_id, tail);
-        t = mm->perm[instr_index(in)];
-    }
-    if (!tail) {
-        store_full(a, 0, t);
-        return;
-    }
-    int cnt = popcount(mask_id);
-    if (S->level == AVX2 && a.scale == 4) {
-        ins(float_elem(pt) ? "vmaskmovps" : "vpmaskmovd", 3, mem(a, 0, n * 32, true),
-            rk_mv(lanes_below(cnt)), rk_mv(t));
-        return;
-    }
-    if (mm->prefix_bits < 0)
-        mm->prefix_bits = mask_bits(-1, lanes_below(cnt));
-    guarded_store(a, mm->prefix_bits, t);
 }
 
 /* --- one operation --------------------------------------------------------------- */

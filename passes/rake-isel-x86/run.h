@@ -1,8 +1,9 @@
 /* run.h: the state run.c and general.c share while selecting one run.
  *
- * run.c selects every run (stack or general); general.c adds what only
- * general runs have: views, element reads, Booleans of comparisons, traps
- * and 32-bit integers held in general registers.  Both read and write R,
+ * run.c selects every run (stack or general); compact.c a stack run's
+ * compaction; general.c adds what only general runs have: views, element
+ * reads, Booleans of comparisons, traps and 32-bit integers held in
+ * general registers.  Both read and write R,
  * indexed by native-IR value id. */
 #ifndef RAKE_ISEL_RUN_H
 #define RAKE_ISEL_RUN_H
@@ -68,6 +69,23 @@ static inline bool is_int64(const RkType *t)
 
 /* run.c */
 RkMOp mem(Addr a, int64_t elems, int bits, bool def);
+Memo *memo(int mask_id);
+int mask_bits(int mask_id, int m);
+int shufd(int v, int imm);
+int test_bit(int bits, int k);
+int block(const char *tag);
+int vparam(int b);
+int gparam(int b);
+void set_jump(int from, int to);
+RkMReg kreg(int m);
+int lanes_below(int n);
+int popcount(int mask_id);
+void store_full(Addr a, int64_t imm, int v);
+bool float_elem(const RkType *ptr);
+void guarded_store(Addr a, int bits, int v);
+
+/* compact.c */
+void compress_store(RkInstr *in);
 Addr addr_of(int id);
 void compare(Flag f);
 RkMTerm *term_of(int b);

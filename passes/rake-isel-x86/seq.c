@@ -663,9 +663,55 @@ static int step(int op, RkElem e, int acc, int x)
     return iminmax(op == RK_FOLD_MAX, e == RK_E_I32, acc, x);
 }
 
-/* A strictly sequential left fold from lane 0; a scan keeps each prefix. */
+/* How a tree of lanes combines: a mask's AND or OR, or a fold's step. */
+typedef struct Combine {
+    char logic;   /* '&' or '|' for a mask, 0 for step(op, e) */
+    int op;
+    RkElem e;
+} Combine;
+
+static int combine(Combine c, int a, int b)
+{
+    return c.logic ? vlogic(c.logic, a, b) : step(c.op, c.e, a, b);
+}
+
+/* Every lane combined into every lane: the halves swapped and combined,
+ * then the quarters, ... (vperm2f128 or two vpermps, then two pshufd). */
+static int lanes_tree(int m, Combine c)
+{
+    int t;
+    if (S->level == AVX2) {
+        t = fresh();
+        ins("vperm2f128", 4, rk_mvd(t), rk_mv(m), rk_mv(m), rk_mi(0x01));
+        m = combine(c, m, t);
+    } else if (S->level == AVX512) { /* swap 256-bit, then 128-bit, halves */
+        static const uint32_t swap[2][16] = {
+            {8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7},
+            {4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11}};
+        for (int i = 0; i < 2; i++) {
+            t = fresh();
+            ins("vpermps", 3, rk_mvd(t), rk_mv(konst_vector(swap[i])), rk_mv(m));
+            m = combine(c, m, t);
+        }
+    }
+    static const int lanes_imm[] = {0x4e, 0xb1};
+    for (int i = 0; i < 2; i++) {
+        t = fresh();
+        ins(pick("pshufd", "vpshufd", "vpshufd"), 3, rk_mvd(t), rk_mv(m), rk_mi(lanes_imm[i]));
+        m = combine(c, m, t);
+    }
+    return m;
+}
+
+/* A fold.  Integer sums and products wrap, and min and max are exact:
+ * all four are associative and commutative, so a tree of lanes gives the
+ * left fold's value (in every lane, as a uniform lives) in log2(lanes)
+ * steps.  An f32 fold is strictly sequential from lane 0 (gap notes 4),
+ * and a scan keeps each prefix. */
 int reduce(int op, RkElem e, int a, bool scan)
 {
+    if (!scan && e != RK_E_F32)
+        return lanes_tree(a, (Combine){0, op, e});
     int chunk[4] = {-1, -1, -1, -1};
     int acc = lane_from_chunks(a, chunk, 0), r = a;
     for (int i = 1; i < lanes(); i++) {
@@ -679,29 +725,7 @@ int reduce(int op, RkElem e, int a, bool scan)
 /* Combine every lane into every lane with permutations and AND or OR. */
 int mask_fold(bool and, int m)
 {
-    char op = and ? '&' : '|';
-    int t;
-    if (S->level == AVX2) {
-        t = fresh();
-        ins("vperm2f128", 4, rk_mvd(t), rk_mv(m), rk_mv(m), rk_mi(0x01));
-        m = vlogic(op, m, t);
-    } else if (S->level == AVX512) { /* swap 256-bit, then 128-bit, halves */
-        static const uint32_t swap[2][16] = {
-            {8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7},
-            {4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11}};
-        for (int i = 0; i < 2; i++) {
-            t = fresh();
-            ins("vpermps", 3, rk_mvd(t), rk_mv(konst_vector(swap[i])), rk_mv(m));
-            m = vlogic(op, m, t);
-        }
-    }
-    static const int lanes_imm[] = {0x4e, 0xb1};
-    for (int i = 0; i < 2; i++) {
-        t = fresh();
-        ins(pick("pshufd", "vpshufd", "vpshufd"), 3, rk_mvd(t), rk_mv(m), rk_mi(lanes_imm[i]));
-        m = vlogic(op, m, t);
-    }
-    return m;
+    return lanes_tree(m, (Combine){and ? '&' : '|', 0, RK_E_F32});
 }
 
 int bitmask(int m)

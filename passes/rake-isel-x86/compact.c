@@ -1,0 +1,172 @@
+/* compact.c: a stack run's compaction, from rack.compress_store.
+ *
+ * AVX-512 compresses under a k mask; AVX2 looks the selection bits up in
+ * a 256-entry table of lane orders and permutes with vpermps; SSE2
+ * branches on the four bits to one of 16 fixed pshufd permutations.  A
+ * full rack stores whole racks at the cursor, which never passes the
+ * records already read; the tail stores only its selected lanes.  run.c
+ * selects everything else of the run (run.h). */
+#include "arena.h"
+#include "run.h"
+
+/* AVX2: the lane order selecting the set bits of each 8-bit pattern, as
+ * bytes (vpmovzxbd widens one entry to vpermps's indices). */
+static int order_table(void)
+{
+    uint32_t w[512];
+    for (int p = 0; p < 256; p++) {
+        uint8_t idx[8] = {0};
+        int n = 0;
+        for (int k = 0; k < 8; k++)
+            if (p >> k & 1)
+                idx[n++] = (uint8_t)k;
+        w[2 * p] = (uint32_t)idx[0] | (uint32_t)idx[1] << 8 | (uint32_t)idx[2] << 16 |
+                   (uint32_t)idx[3] << 24;
+        w[2 * p + 1] = (uint32_t)idx[4] | (uint32_t)idx[5] << 8 | (uint32_t)idx[6] << 16 |
+                       (uint32_t)idx[7] << 24;
+    }
+    return rk_mir_const(S->mf, (int)sizeof w, w);
+}
+
+static int avx2_order(int mask_id)
+{
+    Memo *mm = memo(mask_id);
+    if (mm->table >= 0)
+        return mm->table;
+    int bits = mask_bits(mask_id, S->vreg[mask_id]);
+    int tbl = gnew(), idx = fresh();
+    ins("leaq", 2, gw(tbl, 64), rk_mc(order_table()));
+    Addr a = {tbl, bits, 8, 0};
+    ins("vpmovzxbd", 2, rk_mvd(idx), mem(a, 0, 64, false));
+    return mm->table = idx;
+}
+
+/* SSE2: branch on the four selection bits to one of 16 blocks, each
+ * permuting every column this mask compacts with one pshufd; they join
+ * with the permuted columns, the count and the count's prefix bits. */
+typedef struct Tree {
+    int bits, *vals, nvals, *leaves, nleaves;
+    bool tail; /* the leaves pass the count's prefix bits too */
+} Tree;
+
+static void leaf(Tree *t, int pat)
+{
+    int sel[4], n = 0;
+    for (int k = 0; k < 4; k++)
+        if (pat >> k & 1)
+            sel[n++] = k;
+    int cnt = n;
+    for (int k = 0; k < 4; k++)
+        if (!(pat >> k & 1))
+            sel[n++] = k;
+    int imm = sel[0] | sel[1] << 2 | sel[2] << 4 | sel[3] << 6;
+    RkMTerm *jt = term_of(S->mf->cur);
+    for (int i = 0; i < t->nvals; i++)
+        rk_mir_jump_arg(jt, rk_mreg(RK_RC_VEC, true, imm == 0xe4 ? t->vals[i] : shufd(t->vals[i], imm)));
+    int c = gnew();
+    ins("movl", 2, gw(c, 32), rk_mi(cnt));
+    jt = term_of(S->mf->cur);
+    rk_mir_jump_arg(jt, greg(c));
+    if (t->tail) {
+        int p = gnew();
+        ins("movl", 2, gw(p, 32), rk_mi((1 << cnt) - 1));
+        rk_mir_jump_arg(term_of(S->mf->cur), greg(p));
+    }
+    t->leaves[t->nleaves++] = S->mf->cur;
+}
+
+static void tree(Tree *t, int bit, int pat)
+{
+    if (bit == 4)
+        return leaf(t, pat);
+    int here = test_bit(t->bits, bit);
+    int zero = block("sel");
+    tree(t, bit + 1, pat);
+    int one = block("sel");
+    tree(t, bit + 1, pat | 1 << bit);
+    set_branch(here, "ne", one, zero);
+}
+
+static void sse2_compact(int mask_id, bool tail)
+{
+    Memo *mm = memo(mask_id);
+    RkBlock *nb = R.nb;
+    Tree t = {mask_bits(mask_id, S->vreg[mask_id]), NULL, 0, NULL, 0, tail};
+    t.vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
+    t.leaves = rk_arena_alloc(&rk_heap, sizeof(int) * 16);
+    mm->perm = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
+    int *which = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
+    for (int i = 0; i < nb->ninstrs; i++) {
+        RkInstr *c = nb->instrs[i];
+        mm->perm[i] = -1;
+        if (c->opc != RK_OP_RACK_COMPRESS_STORE || c->args[1] != mask_id)
+            continue;
+        int v = S->vreg[c->args[2]];
+        if (v < 0)
+            rk_diag_internal("%s: a compacted column is computed after the compaction starts",
+                             S->nf->name);
+        which[t.nvals] = i;
+        t.vals[t.nvals++] = v;
+    }
+    tree(&t, 0, 0);
+    int join = block("compacted");
+    for (int i = 0; i < t.nvals; i++)
+        mm->perm[which[i]] = vparam(join);
+    mm->count = gparam(join);
+    if (tail)
+        mm->prefix_bits = gparam(join);
+    for (int l = 0; l < t.nleaves; l++)
+        set_jump(t.leaves[l], join);
+}
+
+static int instr_index(RkInstr *in)
+{
+    for (int i = 0; i < R.nb->ninstrs; i++)
+        if (R.nb->instrs[i] == in)
+            return i;
+    rk_diag_internal("an instruction outside its block");
+}
+
+void compress_store(RkInstr *in)
+{
+    const RkType *pt = type_of(in->args[0]);
+    Addr a = addr_of(in->args[0]);
+    int mask_id = in->args[1], m = S->vreg[mask_id], v = S->vreg[in->args[2]], n = lanes();
+    bool tail = in->through >= 0;
+    if (S->level == AVX512) {
+        RkMReg k = kreg(m);
+        if (a.scale == 4) {
+            ins("vcompressps", 2, rk_mmask(mem(a, 0, n * 32, true), k, false), rk_mv(v));
+            return;
+        }
+        int t = fresh();
+        ins("vcompressps", 2, rk_mmask(rk_mvd(t), k, true), rk_mv(v));
+        RkMReg kp = kreg(lanes_below(popcount(mask_id)));
+        ins(a.scale == 1 ? "vpmovdb" : "vpmovdw", 2,
+            rk_mmask(mem(a, 0, n * a.scale * 8, true), kp, false), rk_mv(t));
+        return;
+    }
+    int t;
+    Memo *mm = memo(mask_id);
+    if (S->level == AVX2) {
+        t = fresh();
+        ins("vpermps", 3, rk_mvd(t), rk_mv(avx2_order(mask_id)), rk_mv(v));
+    } else {
+        if (!mm->perm)
+            sse2_compact(mask_id, tail);
+        t = mm->perm[instr_index(in)];
+    }
+    if (!tail) {
+        store_full(a, 0, t);
+        return;
+    }
+    int cnt = popcount(mask_id);
+    if (S->level == AVX2 && a.scale == 4) {
+        ins(float_elem(pt) ? "vmaskmovps" : "vpmaskmovd", 3, mem(a, 0, n * 32, true),
+            rk_mv(lanes_below(cnt)), rk_mv(t));
+        return;
+    }
+    if (mm->prefix_bits < 0)
+        mm->prefix_bits = mask_bits(-1, lanes_below(cnt));
+    guarded_store(a, mm->prefix_bits, t);
+}
