@@ -45,7 +45,7 @@ setup_file() {
                  'advance | run advance' 'compact | run compact_live' 'clamp | run clamp_counts' \
                  'runs_running_sum | run running_sum' 'safe_roots | run roots' \
                  'fallbacks_safe_root | run roots' 'sweeps_grade | run grades' \
-                 'tines_safe_root | run roots' 'dot | run dot_product'; do
+                 'tines_safe_root | run roots' 'dot | run dot_product' 'count | run count_above'; do
             grep -q "^| $k | $p | [0-9]* | [0-9]* |" "$out/stdout" || { echo "no row: $k $p"; false; }
         done
     done

@@ -195,11 +195,26 @@ static bool is_exit(const RkTarget *t, const RkMInstr *in)
     return !strcmp(in->op, t->ret) || !strcmp(in->op, t->trap);
 }
 
+/* An instruction branching to a failed check's report (a general run's
+ * trap block: call.slow of origin trap, then the trap). */
+static bool to_trap(const RkMFlat *fl, const RkMInstr *in)
+{
+    for (int k = 0; k < in->nops; k++) {
+        if (in->ops[k].kind != RK_MO_LABEL)
+            continue;
+        int at = fl->block_at[in->ops[k].imm];
+        if (at >= 0 && at < fl->n && !strcmp(fl->ins[at].origin, "trap"))
+            return true;
+    }
+    return false;
+}
+
 /* The full-rack loop: the longest stretch of the emitted code from a
  * backward branch's target to that branch (the loop is rotated, so the
- * stretch is its body and its test) that holds no return and no trap (in
- * a general run, the loop whose checks passed before it, not the checked
- * copy); an unrolled loop's stretch holds both of its racks. */
+ * stretch is its body and its test) that holds no return and no trap and
+ * branches to no trap (in a general run, the loop whose checks passed
+ * before it, not the checked copy, whatever the layout); an unrolled
+ * loop's stretch holds both of its racks. */
 static void loop_counts(const RkMFunc *f, const RkTarget *t, int *all, int *vec)
 {
     RkMFlat fl = rk_mir_flatten(f, t);
@@ -212,7 +227,7 @@ static void loop_counts(const RkMFunc *f, const RkTarget *t, int *all, int *vec)
             int at = fl.block_at[in->ops[k].imm];
             bool clean = at >= 0 && at <= p;
             for (int q = at; clean && q <= p; q++)
-                clean = !is_exit(t, &fl.ins[q]);
+                clean = !is_exit(t, &fl.ins[q]) && !to_trap(&fl, &fl.ins[q]);
             if (clean && p - at > to - from) {
                 from = at;
                 to = p;
