@@ -75,6 +75,9 @@ enum {
                              memory operand instead (x86: the r/m operand;
                              for a four-register form, the third operand) */
     RK_I_COMMUTE = 4096,  /* its two sources (operands 1 and 2) commute */
+    RK_I_PREDICATE = 8192, /* a comparison whose last operand is its predicate:
+                              its sources swap with the predicate swapped
+                              (RkTarget.swap_predicate) */
 };
 
 /* How a run calls a `slow { }` block's C helper: `call.slow` in the
@@ -137,6 +140,9 @@ typedef struct RkTarget {
                                  base (Capstone 4 decodes none whose base and index are
                                  both r8-r15); 0: the profile has no EVEX operands */
     const RkInsnDesc *insns;  /* the family's table, NULL-mnem terminated */
+    /* An RK_I_PREDICATE comparison's predicate for its sources swapped
+     * (a < b as b > a), or -1 if the family has none for it. */
+    int (*swap_predicate)(int64_t pred);
 } RkTarget;
 
 /* The target of a profile name, or NULL if it has no native backend. */

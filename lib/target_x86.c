@@ -151,7 +151,7 @@ static const RkInsnDesc insns[] = {
     {"vandnps", "AVX", A, RK_I_MEMSRC, "w r r"},
     {"vorps", "AVX", A, RK_I_MEMSRC | RK_I_COMMUTE, "w r r"},
     {"vxorps", "AVX", A, RK_I_MEMSRC | RK_I_COMMUTE, "w r r"},
-    {"vcmpps", "AVX", VEX, RK_I_MEMSRC, "w r r i"},
+    {"vcmpps", "AVX", VEX, RK_I_MEMSRC | RK_I_PREDICATE, "w r r i"},
     {"vpaddd", "AVX2", VEX, RK_I_MEMSRC | RK_I_COMMUTE, "w r r"},
     {"vpsubd", "AVX2", VEX, RK_I_MEMSRC, "w r r"},
     {"vpmulld", "AVX2", VEX, RK_I_MEMSRC | RK_I_COMMUTE, "w r r"},
@@ -281,12 +281,23 @@ static const RkInsnDesc insns[] = {
 static const RkSlowCall slow_sse = SLOW_CALL("movups");
 static const RkSlowCall slow_avx = SLOW_CALL("vmovups");
 
+/* AVX's 32 comparison predicates with their sources swapped: LT and GT,
+ * LE and GE, NLT and NGT, NLE and NGE trade places (each in its ordered
+ * or unordered, signalling or quiet form); the others are symmetric. */
+static int swap_predicate(int64_t p)
+{
+    static const int8_t swap[32] = {0,  14, 13, 3,  4,  10, 9,  7,  8,  6,  5,
+                                    11, 12, 2,  1,  15, 16, 30, 29, 19, 20, 26,
+                                    25, 23, 24, 22, 21, 27, 28, 18, 17, 31};
+    return p >= 0 && p < 32 ? swap[p] : -1;
+}
+
 #define X86_COMMON                                                                    \
     .arch = RK_ARCH_X86, .args = {vec_args, gpr_args, NULL}, .nargs = {8, 6, 0},      \
     .result = {0, 0, -1}, .stack_pointer = 4, .stack_args = 8, .push_bytes = 8,                \
     .stack_load = {"movl", "movq"}, .conds = conds, .inverse = inverse, .jump = "jmp",         \
     .branch_fmt = "j%s", .test_reg = {"testl", "testq"}, .test_conds = {"ne", "e"}, .ret = "ret", .trap = "ud2", \
-    .push = "pushq", .pop = "popq", .insns = insns
+    .push = "pushq", .pop = "popq", .insns = insns, .swap_predicate = swap_predicate
 
 const RkTarget rk_target_x86[3] = {
     {.profile = "x86-sse2",

@@ -94,6 +94,21 @@ static bool foldable(const RkTarget *t, RkMInstr *in, int *kp, int v)
         *kp = 2;
         return true;
     }
+    /* a comparison reads the load first: swap its sources and its
+     * predicate (keys > t as t < keys) */
+    int sp = (d->flags & RK_I_PREDICATE) && t->swap_predicate && in->nops == 4 &&
+                     in->ops[3].kind == RK_MO_IMM
+                 ? t->swap_predicate(in->ops[3].imm)
+                 : -1;
+    if (sp >= 0 && k == 1 && m == 2 && in->ops[2].kind == RK_MO_REG &&
+        !is_vreg(&in->ops[2], v) && !in->ops[2].def && !in->ops[2].bits) {
+        RkMOp t2 = in->ops[1];
+        in->ops[1] = in->ops[2];
+        in->ops[2] = t2;
+        in->ops[3].imm = sp;
+        *kp = 2;
+        return true;
+    }
     return false;
 }
 
