@@ -150,6 +150,8 @@ static int gbin(const char *op, int a, int b, bool imm_ok)
     bool zero = imm_ok && R.is_imm[b] && !R.imm[b];
     if (zero && (!strcmp(op, "addq") || !strcmp(op, "subq") || !strcmp(op, "orq")))
         return S->vreg[a]; /* a + 0, a - 0, a | 0 */
+    if (imm_ok && R.is_imm[a] && !R.imm[a] && (!strcmp(op, "addq") || !strcmp(op, "orq")))
+        return S->vreg[b]; /* 0 + b, 0 | b */
     int d = gnew();
     ins("movq", 2, gw(d, 64), gr(S->vreg[a], 64));
     ins(op, 2, gx(d, 64), imm_ok && R.is_imm[b] ? rk_mi(R.imm[b]) : gr(S->vreg[b], 64));
