@@ -651,3 +651,8 @@ void rk_mir_print(const RkMModule *m, FILE *out)
         print_func(m, m->funcs[i], out);
     }
 }
+
+int rk_mir_int_arg_bits(const char *type)
+{
+    return !strcmp(type, "i32") || !strcmp(type, "u32") || !strcmp(type, "bool") ? 32 : 64;
+}

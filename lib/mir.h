@@ -115,6 +115,11 @@ typedef struct RkMArg {
                            entry; -1: in reg */
 } RkMArg;
 
+/* The width System V gives an integer argument of this native-IR type:
+ * 32 for i32, u32 and bool, 64 for the rest (pointers, i64, a stack's
+ * descriptor). */
+int rk_mir_int_arg_bits(const char *type);
+
 /* A virtual register that only some registers of its class may hold (an
  * encoding limit the selector knows: docs/mir.md, "Register limits"). */
 typedef struct RkMAllow {

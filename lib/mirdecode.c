@@ -579,7 +579,7 @@ static void dec_args(Dec *d, json_t *args)
             rk_ir_fail("a stack argument is loaded into a general register");
         }
         if (x->stack >= 0 && !reg) /* its width: the type's */
-            x->bits = !strcmp(x->type, "i32") || !strcmp(x->type, "u32") ? 32 : 64;
+            x->bits = rk_mir_int_arg_bits(x->type);
         x->reg = rk_mreg(ref.cls, false, ref.num);
         x->vreg = (int)rk_ir_get_int(a, "vreg", true, 0);
         rk_ir_push_key("vreg");

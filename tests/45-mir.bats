@@ -150,6 +150,15 @@ refused() {
     refused rake-ra argvreg "the function has virtual registers"
 }
 
+@test "mir: a negative stack slot, or a stack argument in a vector register, is refused" {
+    # the kernels' first argument is a rack in ymm0; as a stack argument
+    # it would have to be loaded into a general register
+    break_doc negslot 'f["args"][0]["stack"] = -1' isel
+    refused rake-ra negslot "a stack slot is 0 or more"
+    break_doc vecslot 'f["args"][0]["stack"] = 0' isel
+    refused rake-ra vecslot "a stack argument is loaded into a general register"
+}
+
 @test "mir: a negative or huge vregs count is refused" {
     break_doc neg 'f["vregs"] = -1' isel
     refused rake-ra neg "virtual registers"

@@ -84,32 +84,25 @@ static bool foldable(const RkTarget *t, RkMInstr *in, int *kp, int v)
     int m = memsrc_index(in);
     if (k == m)
         return true;
-    /* a commuting instruction reads the constant first: swap, unless the
-     * other source is the same constant or not a register */
-    if ((d->flags & RK_I_COMMUTE) && k == 1 && m == 2 && in->ops[2].kind == RK_MO_REG &&
-        !is_vreg(&in->ops[2], v) && !in->ops[2].def && !in->ops[2].bits) {
-        RkMOp t2 = in->ops[1];
-        in->ops[1] = in->ops[2];
-        in->ops[2] = t2;
-        *kp = 2;
-        return true;
-    }
-    /* a comparison reads the load first: swap its sources and its
-     * predicate (keys > t as t < keys) */
+    /* the memory operand is read first: swap the sources, unless the
+     * other is the same value or not a register, when the instruction
+     * commutes or is a comparison whose predicate swaps with them
+     * (keys > t as t < keys) */
     int sp = (d->flags & RK_I_PREDICATE) && t->swap_predicate && in->nops == 4 &&
                      in->ops[3].kind == RK_MO_IMM
                  ? t->swap_predicate(in->ops[3].imm)
                  : -1;
-    if (sp >= 0 && k == 1 && m == 2 && in->ops[2].kind == RK_MO_REG &&
-        !is_vreg(&in->ops[2], v) && !in->ops[2].def && !in->ops[2].bits) {
-        RkMOp t2 = in->ops[1];
-        in->ops[1] = in->ops[2];
-        in->ops[2] = t2;
+    if (!((d->flags & RK_I_COMMUTE) || sp >= 0) || k != 1 || m != 2 ||
+        in->ops[2].kind != RK_MO_REG || is_vreg(&in->ops[2], v) || in->ops[2].def ||
+        in->ops[2].bits)
+        return false;
+    RkMOp t2 = in->ops[1];
+    in->ops[1] = in->ops[2];
+    in->ops[2] = t2;
+    if (sp >= 0)
         in->ops[3].imm = sp;
-        *kp = 2;
-        return true;
-    }
-    return false;
+    *kp = 2;
+    return true;
 }
 
 /* The constant as a full vector: a 4-byte broadcast entry repeated. */

@@ -162,10 +162,11 @@ static const char *g32_mnemonic(RkOp op)
     }
 }
 
+/* A uniform comparison (the op table's u.cmp.* shape). */
 static bool is_cmp(RkOp op)
 {
-    return op == RK_OP_U_CMP_EQ || op == RK_OP_U_CMP_NE || op == RK_OP_U_CMP_LT ||
-           op == RK_OP_U_CMP_LE || op == RK_OP_U_CMP_GT || op == RK_OP_U_CMP_GE;
+    const RkOpInfo *info = rk_nir_op_info(op);
+    return info && info->shape == SH_UCMP;
 }
 
 /* A value a general register can give: one held there, or a parameter
@@ -240,30 +241,41 @@ static void note_defs(RkFunc *nf, int maxblock)
     }
 }
 
+/* How each value is read: as a conditional branch's condition (branch),
+ * or otherwise (other: an operand, an edge's argument, a returned value),
+ * not counting the operands of instructions `skip` marks (NULL: none). */
+static void count_reads(RkFunc *nf, const bool *skip, int *other, int *branch)
+{
+    size_t n = (size_t)nf->nvalues + 1;
+    memset(other, 0, sizeof(int) * n);
+    memset(branch, 0, sizeof(int) * n);
+    for (int b = 0; b < nf->nblocks; b++) {
+        RkBlock *nb = nf->blocks[b];
+        for (int i = 0; i < nb->ninstrs; i++) {
+            RkInstr *in = nb->instrs[i];
+            for (int k = 0; k < in->nargs && !(skip && in->id >= 0 && skip[in->id]); k++)
+                other[in->args[k]]++;
+        }
+        RkTerm *t = &nb->term;
+        for (int k = 0; k < t->to.nargs; k++)
+            other[t->to.args[k]]++;
+        for (int k = 0; t->kind == RK_TERM_CBR && k < t->alt.nargs; k++)
+            other[t->alt.args[k]]++;
+        if (t->kind == RK_TERM_RET && t->value >= 0)
+            other[t->value]++;
+        if (t->kind == RK_TERM_CBR)
+            branch[t->value]++;
+    }
+}
+
 /* A comparison of 32-bit values in general registers whose every reader
  * is a conditional branch: a cmpl just before the branch. */
 static void plan_flags(RkFunc *nf)
 {
     size_t n = (size_t)nf->nvalues + 1;
-    int *uses = rk_arena_alloc(&rk_heap, sizeof(int) * n);
-    int *branches = rk_arena_alloc(&rk_heap, sizeof(int) * n);
-    memset(uses, 0, sizeof(int) * n);
-    memset(branches, 0, sizeof(int) * n);
-    for (int b = 0; b < nf->nblocks; b++) {
-        RkBlock *nb = nf->blocks[b];
-        for (int i = 0; i < nb->ninstrs; i++)
-            for (int k = 0; k < nb->instrs[i]->nargs; k++)
-                uses[nb->instrs[i]->args[k]]++;
-        RkTerm *t = &nb->term;
-        for (int k = 0; k < t->to.nargs; k++)
-            uses[t->to.args[k]]++;
-        for (int k = 0; t->kind == RK_TERM_CBR && k < t->alt.nargs; k++)
-            uses[t->alt.args[k]]++;
-        if (t->kind == RK_TERM_CBR || (t->kind == RK_TERM_RET && t->value >= 0))
-            uses[t->value]++;
-        if (t->kind == RK_TERM_CBR)
-            branches[t->value]++;
-    }
+    int *other = rk_arena_alloc(&rk_heap, sizeof(int) * n);
+    int *branch = rk_arena_alloc(&rk_heap, sizeof(int) * n);
+    count_reads(nf, NULL, other, branch);
     for (int b = 0; b < nf->nblocks; b++)
         for (int i = 0; i < nf->blocks[b]->ninstrs; i++) {
             RkInstr *in = nf->blocks[b]->instrs[i];
@@ -271,8 +283,8 @@ static void plan_flags(RkFunc *nf)
                 continue;
             int a = in->args[0], c = in->args[1];
             bool both_const = P.def[a] == RK_OP_CONST && P.def[c] == RK_OP_CONST;
-            R.flag32[in->id] = avail(a) && avail(c) && !both_const && uses[in->id] > 0 &&
-                               uses[in->id] == branches[in->id];
+            R.flag32[in->id] = avail(a) && avail(c) && !both_const && branch[in->id] > 0 &&
+                               !other[in->id];
         }
 }
 
@@ -294,30 +306,20 @@ static bool cond_op(const RkInstr *in)
 
 /* One round: a condition reading anything but leaves and conditions, or
  * read by anything but a branch or a condition, is demoted. */
-static bool demote_conds(RkFunc *nf, int *other)
+static bool demote_conds(RkFunc *nf, int *other, int *branch)
 {
     size_t n = (size_t)nf->nvalues + 1;
-    memset(other, 0, sizeof(int) * n);
     bool changed = false;
-    for (int b = 0; b < nf->nblocks; b++) {
-        RkBlock *nb = nf->blocks[b];
-        for (int i = 0; i < nb->ninstrs; i++) {
-            RkInstr *in = nb->instrs[i];
-            bool c = in->id >= 0 && R.cond[in->id];
-            for (int k = 0; k < in->nargs; k++) {
-                other[in->args[k]] += !c;
-                if (c && !cond_leaf(in->args[k]) && !R.cond[in->args[k]])
-                    changed |= R.cond[in->id], R.cond[in->id] = false;
-            }
+    for (int b = 0; b < nf->nblocks; b++)
+        for (int i = 0; i < nf->blocks[b]->ninstrs; i++) {
+            RkInstr *in = nf->blocks[b]->instrs[i];
+            for (int k = 0; in->id >= 0 && R.cond[in->id] && k < in->nargs; k++)
+                if (!cond_leaf(in->args[k]) && !R.cond[in->args[k]]) {
+                    R.cond[in->id] = false;
+                    changed = true;
+                }
         }
-        RkTerm *t = &nb->term;
-        for (int k = 0; k < t->to.nargs; k++)
-            other[t->to.args[k]]++;
-        for (int k = 0; t->kind == RK_TERM_CBR && k < t->alt.nargs; k++)
-            other[t->alt.args[k]]++;
-        if (t->kind == RK_TERM_RET && t->value >= 0)
-            other[t->value]++;
-    }
+    count_reads(nf, R.cond, other, branch);
     for (size_t i = 0; i < n; i++)
         if (R.cond[i] && other[i]) {
             R.cond[i] = false;
@@ -335,7 +337,8 @@ static void plan_conds(RkFunc *nf)
     for (size_t i = 0; i < n; i++)
         R.cond[i] = P.instr[i] && cond_op(P.instr[i]);
     int *other = rk_arena_alloc(&rk_heap, sizeof(int) * n);
-    while (demote_conds(nf, other))
+    int *branch = rk_arena_alloc(&rk_heap, sizeof(int) * n);
+    while (demote_conds(nf, other, branch))
         ;
 }
 
@@ -522,7 +525,8 @@ void restore_args(RkInstr *in, const int *saved)
 }
 
 /* An edge's k-th argument, in the class of the parameter it reaches
- * (block is the native-IR block's id); -1 in reg.num: run.c's value_reg. */
+ * (block is the native-IR block's id): a 32-bit integer crosses in a
+ * general register or broadcast as that parameter holds it. */
 RkMReg edge_value(int arg, int block, int k)
 {
     int param = P.block ? P.block[block]->params[k] : -1;
@@ -530,5 +534,5 @@ RkMReg edge_value(int arg, int block, int k)
         return greg(gpr32_of(arg));
     if (R.g32[arg])
         return rk_mreg(RK_RC_VEC, true, vform(arg));
-    return rk_mreg(RK_RC_VEC, false, -1);
+    return value_reg(arg);
 }

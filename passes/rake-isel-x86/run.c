@@ -767,7 +767,7 @@ static int run_instr(RkInstr *in)
 
 /* --- blocks and edges ------------------------------------------------------------ */
 
-static RkMReg value_reg(int id)
+RkMReg value_reg(int id)
 {
     const RkType *t = type_of(id);
     bool gpr = is_int64(t) || t->kind == RK_T_PTR || t->kind == RK_T_STACK;
@@ -816,8 +816,6 @@ static int edge(RkEdge *e, bool from_branch)
         RkMReg r = R.is_addr[id]               ? R.formed_in[id] == from ? greg(R.formed[id])
                                                                   : greg(address_reg(id))
                    : edge_value(id, e->block, k);
-        if (r.num < 0)
-            r = value_reg(id);
         rk_mir_jump_arg(term_of(b), r);
     }
     S->mf->cur = cur;

@@ -90,6 +90,7 @@ Addr addr_of(int id);
 void compare(Flag f);
 RkMTerm *term_of(int b);
 void set_branch(int from, const char *cc, int then, int els);
+RkMReg value_reg(int id); /* a value crossing an edge, in its type's class */
 const char *int_cc(RkOp op, bool sign);
 RkOp swapped_cmp(RkOp op);
 

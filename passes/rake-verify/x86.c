@@ -635,18 +635,13 @@ static bool vector_type(const char *type)
     return !strcmp(type, "f32") || !strncmp(type, "rack<", 5) || !strncmp(type, "mask<", 5);
 }
 
-static bool word_type(const char *type)
-{
-    return !strcmp(type, "i32") || !strcmp(type, "u32") || !strcmp(type, "bool");
-}
-
 static void check_abi(Ctx *c)
 {
     int used[RK_RC_COUNT] = {0};
     for (int i = 0; i < c->f->nargs; i++) {
         const RkMArg *a = &c->f->args[i];
         int cls = vector_type(a->type) ? RK_RC_VEC : RK_RC_GPR;
-        int bits = cls == RK_RC_GPR ? (word_type(a->type) ? 32 : 64)
+        int bits = cls == RK_RC_GPR ? rk_mir_int_arg_bits(a->type)
                                     : !strcmp(a->type, "f32") ? 128 : 0;
         const char *want = used[cls] < c->t->nargs[cls]
                                ? reg(c, rk_mreg((RkRegClass)cls, false,
