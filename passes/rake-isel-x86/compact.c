@@ -1,6 +1,6 @@
 /* compact.c: a stack run's compaction, from rack.compress_store.
  *
- * AVX-512 compresses under a k mask; AVX2 looks the selection bits up in
+ * AVX-512 compresses under a k mask into a register; AVX2 looks the selection bits up in
  * a 256-entry table of lane orders and permutes with vpermps; SSE2
  * branches on the four bits to one of 16 fixed pshufd permutations.  A
  * full rack stores whole racks at the cursor, which never passes the
@@ -134,16 +134,20 @@ void compress_store(RkInstr *in)
     int mask_id = in->args[1], m = S->vreg[mask_id], v = S->vreg[in->args[2]], n = lanes();
     bool tail = in->through >= 0;
     if (S->level == AVX512) {
-        RkMReg k = kreg(m);
-        if (a.scale == 4) {
-            ins("vcompressps", 2, rk_mmask(mem(a, 0, n * 32, true), k, false), rk_mv(v));
+        /* compress into a register, then store: vcompressps to memory is
+         * microcoded on AMD Zen 4 (about 40x slower here, bench/) */
+        int t = fresh();
+        ins("vcompressps", 2, rk_mmask(rk_mvd(t), kreg(m), true), rk_mv(v));
+        if (!tail) {
+            store_full(a, 0, t);
             return;
         }
-        int t = fresh();
-        ins("vcompressps", 2, rk_mmask(rk_mvd(t), k, true), rk_mv(v));
-        RkMReg kp = kreg(lanes_below(popcount(mask_id)));
-        ins(a.scale == 1 ? "vpmovdb" : "vpmovdw", 2,
-            rk_mmask(mem(a, 0, n * a.scale * 8, true), kp, false), rk_mv(t));
+        Memo *mm = memo(mask_id);
+        if (mm->prefix < 0)
+            mm->prefix = lanes_below(popcount(mask_id));
+        RkMReg kp = kreg(mm->prefix);
+        const char *op = a.scale == 4 ? "vmovups" : a.scale == 1 ? "vpmovdb" : "vpmovdw";
+        ins(op, 2, rk_mmask(mem(a, 0, n * a.scale * 8, true), kp, false), rk_mv(t));
         return;
     }
     int t;

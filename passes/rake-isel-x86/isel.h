@@ -80,6 +80,8 @@ int bitmask(int m);
 int fma3(int a, int b, int c);
 RkMOp kdef(void);                       /* a fresh mask vreg, written */
 void k_from_mask(int m);                /* AVX-512: S->k holds vector mask m */
+int k_in_block(int m);                  /* its k vreg from this block, or -1 */
+void k_note(int m, int k);              /* k vreg k holds vector mask m */
 RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 
 /* run.c: a stack run's blocks, after main.c's entry */

@@ -253,11 +253,19 @@ static int address_reg(int id)
 
 Memo *memo(int mask_id) { return &R.memo[mask_id]; }
 
-/* AVX-512: the k register of a mask vector. */
+/* AVX-512: the k register of a mask vector: the one it was made from or
+ * last tested into, if that was in this block (mask vregs are written
+ * once, and any later write of a k register is a new k vreg), else a
+ * vptestmd. */
 RkMReg kreg(int m)
 {
-    ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
-    return rk_mreg(RK_RC_MASK, true, S->k);
+    int k = k_in_block(m);
+    if (k < 0) {
+        ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
+        k_note(m, k = S->k);
+    }
+    S->k = k;
+    return rk_mreg(RK_RC_MASK, true, k);
 }
 
 /* The mask's lanes as the low bits of a general register. */
@@ -905,7 +913,7 @@ static Pending select_block(RkFunc *nf, RkBlock *nb)
         S->vreg[id] = gpr ? gparam(S->mf->cur) : vparam(S->mf->cur);
     }
     for (int i = 0; i < nf->nvalues + 1; i++)
-        R.memo[i] = (Memo){-1, -1, -1, -1, NULL};
+        R.memo[i] = (Memo){-1, -1, -1, -1, -1, NULL};
     forget_constants();
     for (int i = 0; i < nb->ninstrs; i++) {
         RkInstr *in = nb->instrs[i];

@@ -25,6 +25,7 @@ typedef struct Flag {
 
 typedef struct Memo {  /* per mask value, within one native-IR block */
     int bits, count, prefix_bits, table;
+    int prefix;        /* AVX-512: lanes below the count, as a vector */
     int *perm;         /* SSE2: per compress_store instruction index, its permuted vreg */
 } Memo;
 

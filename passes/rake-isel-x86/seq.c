@@ -55,6 +55,7 @@ typedef struct VFact {
     uint32_t bits;
     int not_of; /* -1: none */
     int from_k; /* AVX-512: the k vreg this vector mask was made from, or -1 */
+    int k_block; /* the MIR block from_k was written in */
 } VFact;
 static VFact *vf;
 static int nvf;
@@ -65,13 +66,13 @@ static VFact *fact(int v)
     if (vf_func != S->mf) {
         vf_func = S->mf;
         for (int i = 0; i < nvf; i++)
-            vf[i] = (VFact){false, 0, -1, -1};
+            vf[i] = (VFact){false, 0, -1, -1, -1};
     }
     if (v >= nvf) {
         int n = v + 64;
         VFact *g = rk_arena_alloc(&rk_heap, sizeof *g * (size_t)n);
         for (int i = 0; i < n; i++)
-            g[i] = i < nvf ? vf[i] : (VFact){false, 0, -1, -1};
+            g[i] = i < nvf ? vf[i] : (VFact){false, 0, -1, -1, -1};
         vf = g;
         nvf = n;
     }
@@ -184,6 +185,7 @@ static int mask_from_k(void)
     int ones = konst_splat(0xffffffffu), d = fresh();
     ins("vmovaps", 2, kmasked(rk_mvd(d), true), rk_mv(ones));
     fact(d)->from_k = S->k;
+    fact(d)->k_block = S->mf->cur;
     return d;
 }
 
@@ -197,6 +199,20 @@ void k_from_mask(int m)
     }
     ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
     fact(m)->from_k = S->k;
+    fact(m)->k_block = S->mf->cur;
+}
+
+/* The k vreg vector mask m was made from or tested into in the current
+ * block, or -1: a run keeps k vregs within a block. */
+int k_in_block(int m)
+{
+    return fact(m)->k_block == S->mf->cur ? fact(m)->from_k : -1;
+}
+
+void k_note(int m, int k)
+{
+    fact(m)->from_k = k;
+    fact(m)->k_block = S->mf->cur;
 }
 
 int blend(int m, int a, int b)
