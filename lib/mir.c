@@ -388,7 +388,8 @@ static void terminator(Flat *fl, const RkMTerm *tm, int self)
 
 /* A loop head worth placing after its loop: a block that only compares
  * and branches, entered again by an unconditional jump from a later
- * block (the latch).  Returns the latch, or -1. */
+ * block (the latch; a block that only forwards a jump is none: the edge
+ * of a branch to the head's own forwarder).  Returns the latch, or -1. */
 static int rotatable(const RkMFunc *f, int h)
 {
     const RkMBlock *blk = f->blocks[h];
@@ -397,7 +398,7 @@ static int rotatable(const RkMFunc *f, int h)
     int latch = -1;
     for (int b = h + 1; b < f->nblocks; b++) {
         const RkMTerm *tm = &f->blocks[b]->term;
-        if (tm->kind == RK_MT_JUMP && thread(f, tm->then) == h)
+        if (!forwarder(f, b) && tm->kind == RK_MT_JUMP && thread(f, tm->then) == h)
             latch = b;
     }
     return latch;

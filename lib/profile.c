@@ -10,19 +10,19 @@
 
 static const RkProfile profiles[] = {
     {"x86-sse2", RK_ARCH_X86, 4, 128, false, false,
-     true, false, true, "one 128-bit XMM register, SSE2"},
+     true, false, true, 2, "one 128-bit XMM register, SSE2"},
     {"x86-avx2", RK_ARCH_X86, 8, 256, true, true, true,
-     false, true, "one 256-bit YMM register, AVX2 and FMA3"},
+     false, true, 2, "one 256-bit YMM register, AVX2 and FMA3"},
     {"x86-avx512", RK_ARCH_X86, 16, 512, true, true,
-     true, false, true, "one 512-bit ZMM register, AVX-512F (masks in k1)"},
+     true, false, true, 2, "one 512-bit ZMM register, AVX-512F (masks in k1)"},
     {"aarch64-neon", RK_ARCH_AARCH64, 4, 128, true, true,
-     true, false, true, "one 128-bit vector register, AAPCS64"},
+     true, false, true, 1, "one 128-bit vector register, AAPCS64"},
     {"wasm-simd128", RK_ARCH_WASM, 4, 128, false, false,
-     false, false, true, "one v128, as C with one intrinsic per instruction"},
+     false, false, true, 1, "one v128, as C with one intrinsic per instruction"},
     {"wasm-simd128-relaxed", RK_ARCH_WASM, 4, 128, false,
-     false, false, true, true, "wasm-simd128 and the relaxed SIMD operations"},
+     false, false, true, true, 1, "wasm-simd128 and the relaxed SIMD operations"},
     {"scalar", RK_ARCH_NONE, 1, 32, false, false, false,
-     false, false, "no vector register (work in progress)"},
+     false, false, 1, "no vector register (work in progress)"},
 };
 
 enum { NPROF = sizeof profiles / sizeof profiles[0] };

@@ -30,6 +30,8 @@ typedef struct RkProfile {
     bool fp_exceptions;     /* inactive operands must be made benign */
     bool relaxed;           /* has the relaxed SIMD operations */
     bool usable;            /* false: the profile itself is rejected (WIP) */
+    int unroll;             /* racks per iteration of a stack run's full-rack
+                               loop, compaction aside (docs/performance.md) */
     const char *isa;        /* one-line description */
 } RkProfile;
 

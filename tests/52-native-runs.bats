@@ -396,7 +396,7 @@ clamp_asm() {
         sed -n '/^clamp_counts:/,/ret$/p'
 }
 
-@test "native runs: a run's loop is rotated, one conditional branch back per rack, and its counter steps by an immediate" {
+@test "native runs: a run's loop is rotated, unrolled by two racks with one conditional branch back, and its counter steps by an immediate" {
     local p n body head
     for p in "${X86[@]}"; do
         n=$(lanes_of "$p")
@@ -408,8 +408,14 @@ clamp_asm() {
         sed -n "$((head + 1)),$((head + 2))p" "$BATS_TEST_TMPDIR/$p.s" | grep -q 'jl	\.Lrk_clamp_counts_b2$'
         # the entry jumps to the test once; nothing inside the loop jumps
         ! sed -n "${body},${head}p" "$BATS_TEST_TMPDIR/$p.s" | grep -q 'jmp'
-        grep -q "	addq	\$$n, %r" "$BATS_TEST_TMPDIR/$p.s"
-        ! grep -q "	movq	\$$n, %r" "$BATS_TEST_TMPDIR/$p.s"
+        # two racks per iteration: the second at an immediate offset from
+        # the same index, which steps by both
+        sed -n "${body},${head}p" "$BATS_TEST_TMPDIR/$p.s" | grep -q "	$((n * 4))(%r[a-z0-9]*,%r[a-z0-9]*,4)"
+        grep -q "	addq	\$$((2 * n)), %r" "$BATS_TEST_TMPDIR/$p.s"
+        ! grep -q "	movq	\$$((2 * n)), %r" "$BATS_TEST_TMPDIR/$p.s"
+        # the one whole rack left after it runs once, with no loop: a
+        # single branch back in the whole function
+        [ "$(grep -c '	jl	' "$BATS_TEST_TMPDIR/$p.s")" -eq 1 ]
     done
 }
 
@@ -418,7 +424,7 @@ clamp_asm() {
     ! grep -q 'leaq' "$BATS_TEST_TMPDIR/c.s"
     local n
     n=$(grep -cE '\(%r[a-z0-9]+,%r(ax|cx|dx|bx|bp|si|di),4\)' "$BATS_TEST_TMPDIR/c.s")
-    [ "$n" -eq 8 ] || { echo "expected 8 indexed accesses (4 in the loop, 4 in the tail), got $n"; cat "$BATS_TEST_TMPDIR/c.s"; return 1; }
+    [ "$n" -eq 16 ] || { echo "expected 16 indexed accesses (8 in the loop of two racks, 4 in the one rack after it, 4 in the tail), got $n"; cat "$BATS_TEST_TMPDIR/c.s"; return 1; }
     ! grep -qE ',%r(8|9|1[0-5]),[0-9]\)' "$BATS_TEST_TMPDIR/c.s"
     # and the selection says so: rake-isel-x86 limits each index (rake.mir "allow")
     "$BIN/rakec" --stop-after isel --target x86-avx512 -o "$BATS_TEST_TMPDIR/c.json" "$RAKE_ROOT/bench/kernels/clamp.rk"

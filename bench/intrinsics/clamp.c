@@ -39,7 +39,7 @@ void clamp__clamp_counts(struct rake_stack_Counts_v2 *values, int32_t lo, int32_
     int64_t full = RK_FULL(values->count), rem = RK_REM(values->count);
     int32_t *s = values->signed_value, *u = (int32_t *)values->unsigned_value;
     VI l = vset1_i(lo), h = vset1_i(hi), ul = vset1_i((int32_t)ulo), uh = vset1_i((int32_t)uhi);
-    RK_LOOP for (int64_t i = 0; i < full; i += L) {
+    RK_STACK_LOOP for (int64_t i = 0; i < full; i += L) {
         vstoreu_i(s + i, clamp_i(vloadu_i(s + i), l, h));
         vstoreu_i(u + i, clamp_u(vloadu_i(u + i), ul, uh));
     }

@@ -20,7 +20,7 @@ void normalise__normalise(const struct rake_stack_Bytes_v2 *input,
     const uint8_t *b = input->level;
     float *v = output->value;
     V s = vset1(scale);
-    RK_LOOP for (int64_t i = 0; i < full; i += L)
+    RK_STACK_LOOP for (int64_t i = 0; i < full; i += L)
         vstoreu(v + i, vmul(vcvt(load_u8(b + i)), s));
     if (rem) {
         M t = tail_mask(rem);

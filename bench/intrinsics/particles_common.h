@@ -22,7 +22,7 @@ void RK_CAT(PFX, advance)(struct rake_stack_Particle_v2 *particles, float dt)
     const float *vx = particles->velx, *vy = particles->vely;
     const uint8_t *kill = particles->kill;
     V d = vset1(dt);
-    RK_LOOP for (int64_t i = 0; i < full; i += L) {
+    RK_STACK_LOOP for (int64_t i = 0; i < full; i += L) {
         M alive = vieq0(load_u8(kill + i));
         V x = vloadu(px + i), y = vloadu(py + i);
         V nx = STEP(vloadu(vx + i), d, x), ny = STEP(vloadu(vy + i), d, y);

@@ -298,7 +298,13 @@ RK VI viadd(VI a, VI b) { return _mm_add_epi32(a, b); }
 /* a stack run's record count, never negative, split into full racks */
 #define RK_FULL(count) ((count) > 0 ? (count) - (count) % L : 0)
 #define RK_REM(count) ((count) > 0 ? (count) % L : 0)
+/* a general run's loop is the program's own: not unrolled (Rake doesn't);
+ * a stack run's whole-rack loop is unrolled by two, as Rake's x86
+ * profiles do (lib/profile.c, docs/performance.md), except a compaction's
+ * (clang 14 unrolls by 4 when vectorize(disable) is added; it vectorizes
+ * no intrinsics loop anyway) */
 #define RK_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
+#define RK_STACK_LOOP _Pragma("clang loop unroll_count(2)")
 
 /* store v where `sel` holds in the tail's first rem lanes, keeping the
  * old values elsewhere (where): only existing records are touched */

@@ -26,7 +26,7 @@ void RK_CAT(PFX, roots)(const struct rake_stack_Samples_v2 *input, struct rake_s
     int64_t full = RK_FULL(input->count), rem = RK_REM(input->count);
     const float *x = input->value;
     float *r = output->root;
-    RK_LOOP for (int64_t i = 0; i < full; i += L)
+    RK_STACK_LOOP for (int64_t i = 0; i < full; i += L)
         vstoreu(r + i, RK_CAT(PFX, safe_root)(vloadu(x + i)));
     if (rem) {
         M t = tail_mask(rem);

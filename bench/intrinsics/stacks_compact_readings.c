@@ -18,7 +18,7 @@ void stacks_compact_readings__combine_readings(struct rake_stack_CompactReadings
     const uint8_t *q = input->quality;
     const uint16_t *w = input->weight;
     int32_t *total = input->total;
-    RK_LOOP for (int64_t i = 0; i < full; i += L)
+    RK_STACK_LOOP for (int64_t i = 0; i < full; i += L)
         vstoreu_i(total + i, viadd(viadd(viadd(load_i8(a + i), load_i16(o + i)), load_u8(q + i)),
                                    load_u16(w + i)));
     if (rem) {

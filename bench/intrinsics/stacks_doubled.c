@@ -11,7 +11,7 @@ void stacks_doubled__doubled(struct rake_stack_Samples_v2 *samples)
 {
     int64_t full = RK_FULL(samples->count), rem = RK_REM(samples->count);
     float *v = samples->value;
-    RK_LOOP for (int64_t i = 0; i < full; i += L)
+    RK_STACK_LOOP for (int64_t i = 0; i < full; i += L)
         vstoreu(v + i, vmul(vloadu(v + i), vset1(2.0f)));
     if (rem) {
         M t = tail_mask(rem);

@@ -50,6 +50,7 @@ typedef struct Lower {
     bool regions_on;     /* false directly in a stack run's body */
     /* stack runs: the current rack of records */
     int run_base;        /* i64 index of its first record */
+    int64_t run_imm;     /* plus this many records (an unrolled loop's later racks) */
     int run_lanes;
     int domain_bits;
     int *col_ptr;        /* per stack param slot x field: column pointer */

@@ -705,8 +705,13 @@ static int load_column(Column *c, RkLoc loc)
     L->ctx = rack_ctx;
     int p = emit2(RK_OP_PTR_ADD, value_type(c->ptr), c->ptr, L->run_base, loc);
     const RkType *t = working_type(c->elem);
-    c->loaded = L->ctx >= 0 ? emit2(RK_OP_RACK_LOAD_MASKED, t, p, L->ctx, loc)
-                            : emit1(RK_OP_RACK_LOAD, t, p, loc);
+    if (L->ctx >= 0) {
+        c->loaded = emit2(RK_OP_RACK_LOAD_MASKED, t, p, L->ctx, loc);
+    } else {
+        RkInstr *in = emit(RK_OP_RACK_LOAD, t, (int[]){p}, 1, loc);
+        in->imm = L->run_imm;
+        c->loaded = in->id;
+    }
     L->ctx = saved;
     return c->loaded;
 }
@@ -782,7 +787,7 @@ static int result(RkNode *last, RkNode *pack, int cursor)
             if (m >= 0)
                 emit(RK_OP_RACK_STORE_MASKED, NULL, (int[]){p, m, v}, 3, loc);
             else
-                emit(RK_OP_RACK_STORE, NULL, (int[]){p, v}, 2, loc);
+                emit(RK_OP_RACK_STORE, NULL, (int[]){p, v}, 2, loc)->imm = L->run_imm;
         }
         return cursor;
     }
@@ -807,6 +812,56 @@ static int rack_of_records(RkNode *fn, RkNode *pack, int cursor)
     return result(last, pack, cursor);
 }
 
+/* Whole racks from i = start while i < limit, `per` racks of records per
+ * iteration (the later ones at immediate offsets from the first); `once`:
+ * at most one iteration, so no loop.  A compaction carries its cursor
+ * (from.cursor >= 0) through the blocks' params; other runs have none
+ * (-1).  Ends in the exit block, whose params are the index (keep_i)
+ * and the cursor. */
+typedef struct RackLoop {
+    int i, cursor;
+} RackLoop;
+
+static RackLoop rack_loop(RkNode *fn, RkNode *pack, RackLoop from, int limit, int per, bool once,
+                          bool keep_i, RkLoc loc)
+{
+    const RkType *B = rk_ty_scalar(RK_E_BOOL);
+    RkBlock *head = rk_nir_block(L->f), *body = rk_nir_block(L->f), *exit = rk_nir_block(L->f);
+    int n = from.cursor >= 0 ? 2 : 1;
+    branch(head, (int[]){from.i, from.cursor}, n, loc);
+    RackLoop at = {rk_nir_block_param(L->f, head, I64),
+                   n > 1 ? rk_nir_block_param(L->f, head, I64) : -1};
+    set_block(head);
+    /* the tail starts at the end of the whole racks: only a loop followed
+     * by another passes its index on (keep_i; never with once) */
+    int skip = keep_i && !once ? 0 : 1;
+    int out[2] = {at.i, at.cursor};
+    cbranch(emit2(RK_OP_U_CMP_LT, B, at.i, limit, loc), body, NULL, 0, exit, out + skip, n - skip,
+            loc);
+    set_block(body);
+    L->run_base = at.i;
+    int c = at.cursor;
+    for (int k = 0; k < per; k++) {
+        L->run_imm = (int64_t)k * L->run_lanes;
+        c = rack_of_records(fn, pack, c);
+    }
+    L->run_imm = 0;
+    if (once) {
+        branch(exit, &c, n - 1, loc);
+    } else {
+        int next = emit2(RK_OP_U_ADD, I64, at.i, lit64((int64_t)per * L->run_lanes), loc);
+        branch(head, (int[]){next, c}, n, loc);
+    }
+    RackLoop r = {skip ? -1 : rk_nir_block_param(L->f, exit, I64),
+                  n > 1 ? rk_nir_block_param(L->f, exit, I64) : -1};
+    set_block(exit);
+    return r;
+}
+
+/* A stack run: the loop over whole racks, unrolled by the profile's
+ * factor (a compaction's cursor is carried from rack to rack: it isn't),
+ * then one more whole rack if the unrolled loop left one, then the tail
+ * under the mask of its records. */
 static void stack_run(RkNode *fn)
 {
     RkLoc loc = fn->loc;
@@ -814,6 +869,7 @@ static void stack_run(RkNode *fn)
     RkNode *last = fn->body.items[fn->body.len - 1];
     RkNode *pack = pack_of(node_ty(last->stack));
     int stack = L->env->slots[last->stack->slot].id;
+    bool compact = last->kind == RK_COMPACT;
     prepare_columns(fn, loc);
     int count = emit1(RK_OP_STACK_COUNT, I64, stack, loc);
     int lanes = L->run_lanes;
@@ -824,33 +880,33 @@ static void stack_run(RkNode *fn)
     if (lanes & (lanes - 1))
         rk_diag_internal("rake-lower: %d lanes in a rack", lanes);
     int full = emit2(RK_OP_U_AND, I64, pos, lit64(-(int64_t)lanes), loc);
-    RkBlock *head = rk_nir_block(L->f), *body = rk_nir_block(L->f);
-    RkBlock *ttest = rk_nir_block(L->f), *tail = rk_nir_block(L->f), *done = rk_nir_block(L->f);
-    branch(head, (int[]){lit64(0), lit64(0)}, 2, loc);
-    int i = rk_nir_block_param(L->f, head, I64);
-    int cur = rk_nir_block_param(L->f, head, I64);
-    set_block(head);
-    cbranch(emit2(RK_OP_U_CMP_LT, B, i, full, loc), body, NULL, 0, ttest, NULL, 0, loc);
-    set_block(body);
-    L->run_base = i;
-    int cur2 = rack_of_records(fn, pack, cur);
-    branch(head, (int[]){emit2(RK_OP_U_ADD, I64, i, lit64(lanes), loc), cur2}, 2, loc);
-    set_block(ttest);
+    int per = compact ? 1 : L->profile->unroll;
+    RackLoop r = {lit64(0), compact ? lit64(0) : -1};
+    if (per > 1) {
+        if (per & (per - 1))
+            rk_diag_internal("rake-lower: unrolled by %d", per);
+        int fulln = emit2(RK_OP_U_AND, I64, pos, lit64(-(int64_t)lanes * per), loc);
+        r = rack_loop(fn, pack, r, fulln, per, false, true, loc);
+        r = rack_loop(fn, pack, r, full, 1, true, false, loc);
+    } else {
+        r = rack_loop(fn, pack, r, full, 1, false, false, loc);
+    }
+    RkBlock *tail = rk_nir_block(L->f), *done = rk_nir_block(L->f);
     int rem = emit2(RK_OP_U_SUB, I64, pos, full, loc);
-    int *dargs = rk_arena_alloc(&rk_heap, sizeof(int));
-    dargs[0] = cur;
-    cbranch(emit2(RK_OP_U_CMP_GT, B, rem, lit64(0), loc), tail, NULL, 0, done, dargs, 1, loc);
+    int nd = compact ? 1 : 0;
+    cbranch(emit2(RK_OP_U_CMP_GT, B, rem, lit64(0), loc), tail, NULL, 0, done,
+            (int[]){r.cursor}, nd, loc);
     set_block(tail);
     L->run_base = full;
     L->ctx = emit1(RK_OP_MASK_LANES_BELOW, rk_ty_mask(L->domain_bits), rem, loc);
     rack_ctx = L->ctx;
-    int cur3 = rack_of_records(fn, pack, cur);
+    int cur3 = rack_of_records(fn, pack, r.cursor);
     L->ctx = -1;
     rack_ctx = -1;
-    branch(done, (int[]){cur3}, 1, loc);
-    int fin = rk_nir_block_param(L->f, done, I64);
+    branch(done, (int[]){cur3}, nd, loc);
+    int fin = compact ? rk_nir_block_param(L->f, done, I64) : -1;
     set_block(done);
-    if (last->kind == RK_COMPACT)
+    if (compact)
         emit(RK_OP_STACK_SET_COUNT, NULL, (int[]){stack, fin}, 2, loc);
     L->b->term = (RkTerm){RK_TERM_RET, -1, {0, NULL, 0}, {0, NULL, 0}, NULL, loc};
     L->b->terminated = true;
@@ -888,6 +944,7 @@ void lower_run(RkNode *fn)
         if (fn->note && !strncmp(fn->note, "domain ", 7))
             L->domain_bits = atoi(fn->note + 7);
         L->run_lanes = L->profile->lanes * 32 / L->domain_bits;
+        L->run_imm = 0;
         stack_run(fn);
         return;
     }
