@@ -120,6 +120,23 @@ profile_programs() {
     [ "$(grep -c 'vmovups' "$BATS_TEST_TMPDIR/f.s")" -eq 1 ]
 }
 
+@test "general runs: adding select(m, 1, 0) subtracts the mask on SSE2 and AVX2 (counts.rk runs it against the interpreter)" {
+    local p n s=$BATS_TEST_TMPDIR/count.s
+    for p in x86-sse2:4 x86-avx2:8; do
+        n=${p#*:} p=${p%:*}
+        sed "s/LANES/$n/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
+        "$BIN/rakec" -S --no-report --target "$p" "$BATS_TEST_TMPDIR/count.rk" -o "$s"
+        # the fast loop (the last backward branch's): a subtract of the
+        # comparison's mask, no add of a 0/1 rack
+        awk '/^\.L.*:$/ {l = $1; sub(":", "", l); start[l] = NR} {line[NR] = $0}
+             /\tj[a-z]+\t/ && ($2 in start) {from = start[$2]; to = NR}
+             END {for (i = from; i <= to; i++) print line[i]}' "$s" >"$BATS_TEST_TMPDIR/loop.s"
+        cat "$BATS_TEST_TMPDIR/loop.s"
+        grep -qE '	v?psubd	' "$BATS_TEST_TMPDIR/loop.s"
+        ! grep -qE '	v?paddd	' "$BATS_TEST_TMPDIR/loop.s"
+    done
+}
+
 @test "general runs: integer arguments past the sixth are loaded from their stack slots, and rake-verify checks each slot" {
     local d=$BATS_TEST_TMPDIR p
     printf 'run d(x: []f32, y: []f32, out: mut []f32, <n: i32>, <k: u32>):\n  out[<0>] <- x[<0>] + y[<0>] + to_f32(<k>)\n' >"$d/nine.rk"

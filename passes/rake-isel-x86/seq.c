@@ -56,6 +56,7 @@ typedef struct VFact {
     int not_of; /* -1: none */
     int from_k; /* AVX-512: the k vreg this vector mask was made from, or -1 */
     int k_block; /* the MIR block from_k was written in */
+    int one_of;  /* 1 where vector mask one_of holds, 0 elsewhere, or -1 */
 } VFact;
 static VFact *vf;
 static int nvf;
@@ -66,13 +67,13 @@ static VFact *fact(int v)
     if (vf_func != S->mf) {
         vf_func = S->mf;
         for (int i = 0; i < nvf; i++)
-            vf[i] = (VFact){false, 0, -1, -1, -1};
+            vf[i] = (VFact){false, 0, -1, -1, -1, -1};
     }
     if (v >= nvf) {
         int n = v + 64;
         VFact *g = rk_arena_alloc(&rk_heap, sizeof *g * (size_t)n);
         for (int i = 0; i < n; i++)
-            g[i] = i < nvf ? vf[i] : (VFact){false, 0, -1, -1, -1};
+            g[i] = i < nvf ? vf[i] : (VFact){false, 0, -1, -1, -1, -1};
         vf = g;
         nvf = n;
     }
@@ -215,6 +216,10 @@ void k_note(int m, int k)
     fact(m)->k_block = S->mf->cur;
 }
 
+/* The vector mask whose lanes v is 1 in and 0 elsewhere (a blend of 1
+ * and 0), or -1: x + v is x - mask, and x - v is x + mask. */
+int ones_of_mask(int v) { return fact(v)->one_of; }
+
 int blend(int m, int a, int b)
 {
     if (fact(m)->not_of >= 0) { /* ~m ? a : b  is  m ? b : a */
@@ -230,7 +235,10 @@ int blend(int m, int a, int b)
             ins("vmovaps", 2, kmasked(rk_mvd(d), true), rk_mv(a));
             return d;
         }
-        return vlogic('&', m, a);
+        int d = vlogic('&', m, a);
+        if (fact(a)->splat && fact(a)->bits == 1)
+            fact(d)->one_of = m;
+        return d;
     }
     if (zero_splat(a))
         return vlogic('n', b, m); /* b & ~m */
