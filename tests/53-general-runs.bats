@@ -124,12 +124,12 @@ profile_programs() {
     local p n s=$BATS_TEST_TMPDIR/count.s
     for p in x86-sse2:4 x86-avx2:8; do
         n=${p#*:} p=${p%:*}
-        sed "s/LANES/$n/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
+        sed "s/TWO_RACKS/$((2 * n))/g; s/LANES/$n/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
         "$BIN/rakec" -S --no-report --target "$p" "$BATS_TEST_TMPDIR/count.rk" -o "$s"
-        # the fast loop (the last backward branch's): a subtract of the
+        # the fast loop (the last conditional backward branch's): a subtract of the
         # comparison's mask, no add of a 0/1 rack
         awk '/^\.L.*:$/ {l = $1; sub(":", "", l); start[l] = NR} {line[NR] = $0}
-             /\tj[a-z]+\t/ && ($2 in start) {from = start[$2]; to = NR}
+             /\tj[a-z]+\t/ && $1 != "jmp" && ($2 in start) {from = start[$2]; to = NR}
              END {for (i = from; i <= to; i++) print line[i]}' "$s" >"$BATS_TEST_TMPDIR/loop.s"
         cat "$BATS_TEST_TMPDIR/loop.s"
         grep -qE '	v?psubd	' "$BATS_TEST_TMPDIR/loop.s"
