@@ -201,6 +201,7 @@ static const RkInsnDesc insns[] = {
     {"vptestmd", "AVX-512F", Z, 0, "w r r"},
     {"vpblendmd", "AVX-512F", Z, RK_I_MEMSRC, "w r r"},
     {"kmovw", "AVX-512F", Z, RK_I_CROSS, "w r"},
+    {"kortestw", "AVX-512F", Z, RK_I_FLAGS, "r r"},
     {"vcvtudq2ps", "AVX-512F", Z, 0, "w r"},
     {"vcompressps", "AVX-512F", Z, RK_I_CROSS | RK_I_FAULT, "w r"},
     {"vpmovdb", "AVX-512F", Z, RK_I_CROSS | RK_I_FAULT, "w r"},

@@ -17,6 +17,8 @@
 RK int64_t compact(float *const *col, int nf, uint8_t *kill, int64_t cur, const V *v, VI k, M sel)
 {
     int n = __builtin_popcount(sel);
+    if (!sel) /* nothing kept: no stores (as Rake) */
+        return cur;
     for (int j = 0; j < nf; j++)
         _mm512_storeu_ps(col[j] + cur, _mm512_maskz_compress_ps(sel, v[j]));
     _mm_storeu_si128((__m128i *)(kill + cur), _mm512_cvtepi32_epi8(_mm512_maskz_compress_epi32(sel, k)));
@@ -114,6 +116,8 @@ RK __m256i lane_order(int bits)
 RK int64_t compact(float *const *col, int nf, uint8_t *kill, int64_t cur, const V *v, VI k, M sel)
 {
     int bits = _mm256_movemask_ps(sel);
+    if (!bits) /* nothing kept: no stores (as Rake) */
+        return cur;
     __m256i perm = lane_order(bits);
     for (int j = 0; j < nf; j++)
         _mm256_storeu_ps(col[j] + cur, _mm256_permutevar8x32_ps(v[j], perm));

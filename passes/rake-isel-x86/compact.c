@@ -127,7 +127,67 @@ static int instr_index(RkInstr *in)
     rk_diag_internal("an instruction outside its block");
 }
 
+/* A full rack with no selected record stores nothing: on AVX2 and
+ * AVX-512 the selection is tested before the first column's permutation,
+ * and an empty one branches past every column's compress and store to
+ * where the cursor adds the popcount (0).  Where most racks keep nothing
+ * (1 % survival) the loop is then a load, a compare and the test;
+ * elsewhere the branch is never taken.  The test adds no general
+ * register to what the stores keep live: AVX2 tests the selection bits
+ * the table lookup reads anyway, AVX-512 the k register (kortestw), and
+ * the popcount is taken after the join, as before.  SSE2's branch tree
+ * has its own empty leaf. */
+static void open_stores(int mask_id)
+{
+    Memo *mm = memo(mask_id);
+    int m = S->vreg[mask_id], k = -1;
+    if (S->level == AVX512) {
+        RkMReg kr = kreg(m);
+        k = kr.num;
+        ins("kortestw", 2, rk_mo_reg(kr, 0, false, true), rk_mo_reg(kr, 0, false, true));
+    } else {
+        int bits = mask_bits(mask_id, m);
+        ins("testl", 2, gr(bits, 32), gr(bits, 32));
+    }
+    mm->skip_from = S->mf->cur;
+    mm->skip_stores = block("stores");
+    if (k >= 0) /* the test's block dominates the stores' and the join */
+        k_note(m, k);
+    mm->last = -1;
+    for (int i = 0; i < R.nb->ninstrs; i++)
+        if (R.nb->instrs[i]->opc == RK_OP_RACK_COMPRESS_STORE && R.nb->instrs[i]->args[1] == mask_id)
+            mm->last = i;
+    mm->skip = 1;
+}
+
+static void close_stores(int mask_id, RkInstr *in)
+{
+    Memo *mm = memo(mask_id);
+    if (mm->skip != 1 || instr_index(in) != mm->last)
+        return;
+    int m = S->vreg[mask_id], k = S->level == AVX512 ? k_in_block(m) : -1;
+    int end = S->mf->cur, join = block("stored");
+    set_jump(end, join);
+    set_branch(mm->skip_from, "e", join, mm->skip_stores);
+    if (k >= 0)
+        k_note(m, k);
+    mm->skip = 2;
+}
+
+static void compress_one(RkInstr *in);
+
 void compress_store(RkInstr *in)
+{
+    int mask_id = in->args[1];
+    bool skips = in->through < 0 && S->level != SSE2;
+    if (skips && memo(mask_id)->skip == 0)
+        open_stores(mask_id);
+    compress_one(in);
+    if (skips)
+        close_stores(mask_id, in);
+}
+
+static void compress_one(RkInstr *in)
 {
     const RkType *pt = type_of(in->args[0]);
     Addr a = addr_of(in->args[0]);
