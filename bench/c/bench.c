@@ -1014,9 +1014,20 @@ static void parse_args(int argc, char **argv, struct opts *o)
         else if (!strcmp(argv[i], "--min-ms") && i + 1 < argc)
             o->min_s = atof(argv[++i]) / 1e3;
         else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
-            for (char *s = strtok(argv[++i], ","); s && o->nsizes < 8;
-                 s = strtok(NULL, ","))
-                o->sizes[o->nsizes++] = atoll(s);
+            for (char *s = strtok(argv[++i], ","); s; s = strtok(NULL, ",")) {
+                int n = (int)(sizeof o->sizes / sizeof o->sizes[0]);
+                if (o->nsizes == n) {
+                    fprintf(stderr, "bench: --sizes takes at most %d sizes\n", n);
+                    exit(2);
+                }
+                char *end;
+                long long v = strtoll(s, &end, 10);
+                if (*end || v < 1) {
+                    fprintf(stderr, "bench: --sizes: '%s' is not a positive count\n", s);
+                    exit(2);
+                }
+                o->sizes[o->nsizes++] = v;
+            }
         else
             usage();
     }
