@@ -543,7 +543,7 @@ void store_full(Addr a, int64_t imm, int v)
 
 /* --- loads and stores ------------------------------------------------------------ */
 
-static int load(RkInstr *in)
+int run_load(RkInstr *in)
 {
     const RkType *pt = type_of(in->args[0]);
     view_elements(in, in->args[0], false);
@@ -711,7 +711,7 @@ static int run_instr(RkInstr *in)
             gr(S->vreg[in->args[1]], 64));
         return -1;
     case RK_OP_PTR_ADD: ptr_add(in); return -1;
-    case RK_OP_RACK_LOAD: return load(in);
+    case RK_OP_RACK_LOAD: return run_load(in);
     case RK_OP_RACK_LOAD_MASKED: return load_masked(in);
     case RK_OP_RACK_STORE: store(in); return -1;
     case RK_OP_RACK_STORE_MASKED: store_masked(in); return -1;
@@ -919,7 +919,7 @@ static Pending select_block(RkFunc *nf, RkBlock *nb)
         RkInstr *in = nb->instrs[i];
         if (in->id >= 0)
             S->type[in->id] = in->type;
-        int v = run_instr(in);
+        int v = deferred_load(in) ? -1 : run_instr(in);
         if (in->id >= 0)
             S->vreg[in->id] = v;
     }

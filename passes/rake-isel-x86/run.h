@@ -86,9 +86,11 @@ int popcount(int mask_id);
 void store_full(Addr a, int64_t imm, int v);
 bool float_elem(const RkType *ptr);
 void guarded_store(Addr a, int bits, int v);
+int run_load(RkInstr *in); /* rack.load */
 
 /* compact.c */
 void compress_store(RkInstr *in);
+bool deferred_load(RkInstr *in); /* selected by the compress_store that reads it */
 Addr addr_of(int id);
 void compare(Flag f);
 RkMTerm *term_of(int b);
