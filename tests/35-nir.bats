@@ -526,6 +526,11 @@ fma_operands() {
     grep -q 'rack.load %' "$REWRITE/dead-code.opt.txt" && fail_file "$REWRITE/dead-code.opt.txt" "the dead load is left"
     grep -q 'rack.fma' "$REWRITE/contract-wasm.opt.txt" && fail_file "$REWRITE/contract-wasm.opt.txt" "wasm contracts"
     [ "$(grep -c 'rack.fma' "$REWRITE/contract.opt.txt")" -eq 1 ] || fail_file "$REWRITE/contract.opt.txt" "not exactly one fma"
+    # -1 as i64, 0 >= -1 false, false and y, u32 0xffffffff + 1 = 0, the
+    # select on the constant: only the add of the parameter is left
+    grep -q 'u.cmp\|u.cvt\|u.select\|u.not\|u.or\|u.and\|u.sub' "$REWRITE/fold.opt.txt" && fail_file "$REWRITE/fold.opt.txt" "an operation on constants is left"
+    grep -q '%17 : i64 = const i64:0x0000000000000001$' "$REWRITE/fold.opt.txt" && grep -q 'u.add %0, %17$' "$REWRITE/fold.opt.txt" ||
+        fail_file "$REWRITE/fold.opt.txt" "0 - (-1) isn't 1, or the add of the parameter went"
     report
 }
 

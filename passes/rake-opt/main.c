@@ -20,13 +20,21 @@
  *      through `rack.bitcast` as i32, since every lane is below 2^16 and
  *      both conversions give the same floats; most profiles convert
  *      signed lanes in one instruction and unsigned ones in several;
- *   6. dead-code removal of pure instructions nothing uses. */
+ *   6. dead-code removal of pure instructions nothing uses;
+ *   7. folding, with 3 and 1: a uniform integer or Boolean operation
+ *      (u.cvt, u.add, u.sub, u.mul, u.and, u.or, u.not, u.neg and the
+ *      comparisons) on constants becomes a constant, computed by
+ *      lib/lanewise as the evaluators compute it; u.and and u.or with a
+ *      constant Boolean operand become the other operand or the constant;
+ *      u.select on a constant is the arm it picks.  The bounds checks of
+ *      a general run's constant indices (`out[<0>]`: 0 >= 0) go. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
 #include "ir.h"
+#include "lanewise.h"
 #include "nir.h"
 #include "nirops.h"
 #include "profile.h"
@@ -326,6 +334,117 @@ static bool signed_convert(Fn *x)
     return changed;
 }
 
+/* 7. folding */
+static RkInstr *const_def(Fn *x, int id)
+{
+    RkInstr *d = id >= 0 && id < x->f->nvalues ? x->def[id] : NULL;
+    return d && d->opc == RK_OP_CONST && d->nargs == 0 && d->type && d->type->kind == RK_T_SCALAR
+               ? d : NULL;
+}
+
+static bool foldable_type(const RkType *t)
+{
+    return t && t->kind == RK_T_SCALAR && (rk_elem_is_int(t->elem) || t->elem == RK_E_BOOL);
+}
+
+/* The value of a uniform operation on constant operands, in canonical
+ * form (lib/lanewise.h); false if it isn't one this pass computes. */
+static bool evaluate(Fn *x, RkInstr *in, uint64_t *r)
+{
+    RkInstr *a = in->nargs > 0 ? const_def(x, in->args[0]) : NULL;
+    RkInstr *b = in->nargs > 1 ? const_def(x, in->args[1]) : NULL;
+    if (!a || (in->nargs > 1 && !b) || !foldable_type(a->type) || !foldable_type(in->type))
+        return false;
+    RkElem t = in->type->elem, ea = a->type->elem;
+    uint64_t va = rk_lane_norm(ea, a->bits), vb = b ? rk_lane_norm(b->type->elem, b->bits) : 0;
+    const char *cmp = NULL;
+    switch (in->opc) {
+    case RK_OP_U_CVT: *r = rk_lane_norm(t, va); return true;
+    case RK_OP_U_NOT: *r = !va; return t == RK_E_BOOL;
+    case RK_OP_U_NEG: *r = rk_lane_neg(t, va); return true;
+    case RK_OP_U_ADD: *r = rk_lane_arith('+', t, va, vb); return true;
+    case RK_OP_U_SUB: *r = rk_lane_arith('-', t, va, vb); return true;
+    case RK_OP_U_MUL: *r = rk_lane_arith('*', t, va, vb); return true;
+    case RK_OP_U_AND: *r = rk_lane_norm(t, va & vb); return true;
+    case RK_OP_U_OR: *r = rk_lane_norm(t, va | vb); return true;
+    case RK_OP_U_CMP_EQ: cmp = "eq"; break;
+    case RK_OP_U_CMP_NE: cmp = "ne"; break;
+    case RK_OP_U_CMP_LT: cmp = "lt"; break;
+    case RK_OP_U_CMP_LE: cmp = "le"; break;
+    case RK_OP_U_CMP_GT: cmp = "gt"; break;
+    case RK_OP_U_CMP_GE: cmp = "ge"; break;
+    default: return false;
+    }
+    *r = rk_lane_compare(cmp, ea, va, vb);
+    return true;
+}
+
+static void make_constant(RkInstr *in, uint64_t canonical)
+{
+    int bits = rk_elem_bits(in->type->elem);
+    in->opc = RK_OP_CONST;
+    in->op = rk_nir_op_info(RK_OP_CONST)->name;
+    in->nargs = 0;
+    in->bits = bits >= 64 ? canonical : canonical & ((1ull << bits) - 1);
+    in->through = -1;
+    in->fused = -1;
+}
+
+/* u.and / u.or with one constant Boolean operand, u.select on a
+ * constant: the value it reduces to (-1: none) */
+static int reduces_to(Fn *x, RkInstr *in, bool *constant, uint64_t *r)
+{
+    *constant = false;
+    if (in->opc == RK_OP_U_SELECT) {
+        RkInstr *c = const_def(x, in->args[0]);
+        return c ? in->args[(c->bits & 1) ? 1 : 2] : -1;
+    }
+    if ((in->opc != RK_OP_U_AND && in->opc != RK_OP_U_OR) || in->type->elem != RK_E_BOOL)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        RkInstr *c = const_def(x, in->args[k]);
+        if (!c)
+            continue;
+        bool one = c->bits & 1;
+        if (one == (in->opc == RK_OP_U_AND))
+            return in->args[1 - k]; /* true and y, false or y: y */
+        *constant = true;
+        *r = one;
+        return -1;
+    }
+    return -1;
+}
+
+static bool fold(Fn *x)
+{
+    bool changed = false;
+    for (int i = 0; i < x->f->nblocks; i++) {
+        RkBlock *b = x->f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            uint64_t r;
+            bool constant;
+            if (in->id < 0 || !x->uses[in->id] || !in->type || in->type->kind != RK_T_SCALAR)
+                continue;
+            if (evaluate(x, in, &r)) {
+                make_constant(in, r);
+                changed = true;
+                continue;
+            }
+            int to = reduces_to(x, in, &constant, &r);
+            if (to >= 0) {
+                replace_uses(x->f, in->id, to);
+                x->uses[in->id] = 0;
+                changed = true;
+            } else if (constant) {
+                make_constant(in, r);
+                changed = true;
+            }
+        }
+    }
+    return changed;
+}
+
 static void optimise(RkFunc *f, const RkProfile *p)
 {
     Fn x = {f, NULL, NULL};
@@ -344,7 +463,7 @@ static void optimise(RkFunc *f, const RkProfile *p)
     while (changed) {
         changed = false;
         reindex(&x);
-        while (cse(&x) || substitute(&x)) {
+        while (cse(&x) || substitute(&x) || fold(&x)) {
             reindex(&x);
             changed = true;
         }
