@@ -120,7 +120,7 @@ profile_programs() {
     [ "$(grep -c 'vmovups' "$BATS_TEST_TMPDIR/f.s")" -eq 1 ]
 }
 
-@test "general runs: adding select(m, 1, 0) subtracts the mask on SSE2 and AVX2 (counts.rk runs it against the interpreter)" {
+@test "general runs: adding select(m, 1, 0) subtracts the mask on SSE2 and AVX2, adds 1 under the k mask on AVX-512 (counts.rk runs it against the interpreter)" {
     local p n s=$BATS_TEST_TMPDIR/count.s
     for p in x86-sse2:4 x86-avx2:8; do
         n=${p#*:} p=${p%:*}
@@ -135,6 +135,15 @@ profile_programs() {
         grep -qE '	v?psubd	' "$BATS_TEST_TMPDIR/loop.s"
         ! grep -qE '	v?paddd	' "$BATS_TEST_TMPDIR/loop.s"
     done
+    # AVX-512: a merge-masked add of 1s per rack, no zero-masked move
+    sed "s/TWO_RACKS/32/g; s/LANES/16/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
+    "$BIN/rakec" -S --no-report --target x86-avx512 "$BATS_TEST_TMPDIR/count.rk" -o "$s"
+    awk '/^\.L.*:$/ {l = $1; sub(":", "", l); start[l] = NR} {line[NR] = $0}
+         /\tj[a-z]+\t/ && $1 != "jmp" && ($2 in start) {from = start[$2]; to = NR}
+         END {for (i = from; i <= to; i++) print line[i]}' "$s" >"$BATS_TEST_TMPDIR/loop.s"
+    cat "$BATS_TEST_TMPDIR/loop.s"
+    [ "$(grep -cE '	vpaddd	.*\{%k[1-7]\}$' "$BATS_TEST_TMPDIR/loop.s")" -eq 2 ]
+    ! grep -q '{z}' "$BATS_TEST_TMPDIR/loop.s"
 }
 
 @test "general runs: integer arguments past the sixth are loaded from their stack slots, and rake-verify checks each slot" {

@@ -45,12 +45,15 @@ static int arith(RkInstr *in, char op)
     if (op == '*')
         return imul(a, b);
     /* a + (m ? 1 : 0) is a - m, a mask's lanes being all ones (-1), and
-     * a - (m ? 1 : 0) is a + m: the blend goes if nothing else reads it */
+     * a - (m ? 1 : 0) is a + m (AVX-512: a +- 1 under m's k register):
+     * the blend goes if nothing else reads it */
     if (op == '+' && ones_of_mask(a) >= 0 && ones_of_mask(b) < 0) {
         int t = a;
         a = b;
         b = t;
     }
+    if (ones_of_mask(b) >= 0 && S->level == AVX512)
+        return merge_count(op, a, ones_of_mask(b));
     if (ones_of_mask(b) >= 0)
         return op == '+' ? vbin("psubd", "vpsubd", "vpsubd", a, ones_of_mask(b))
                          : vbin("paddd", "vpaddd", "vpaddd", a, ones_of_mask(b));

@@ -220,6 +220,18 @@ void k_note(int m, int k)
  * and 0), or -1: x + v is x - mask, and x - v is x + mask. */
 int ones_of_mask(int v) { return fact(v)->one_of; }
 
+/* x + (m ? 1 : 0) and x - (m ? 1 : 0) where m came from a k register:
+ * AVX-512 adds or subtracts 1 under the k mask, merging (lanes outside
+ * it keep x), so the zero-masked move of the 1s goes. */
+int merge_count(char op, int x, int m)
+{
+    int d = vmov(x);
+    S->k = fact(m)->from_k;
+    ins(op == '+' ? "vpaddd" : "vpsubd", 3, kmasked(rk_mvu(d), false), rk_mv(d),
+        rk_mv(konst_splat(1)));
+    return d;
+}
+
 int blend(int m, int a, int b)
 {
     if (fact(m)->not_of >= 0) { /* ~m ? a : b  is  m ? b : a */
@@ -233,6 +245,8 @@ int blend(int m, int a, int b)
             int d = fresh();
             S->k = fact(m)->from_k;
             ins("vmovaps", 2, kmasked(rk_mvd(d), true), rk_mv(a));
+            if (fact(a)->splat && fact(a)->bits == 1)
+                fact(d)->one_of = m;
             return d;
         }
         int d = vlogic('&', m, a);
