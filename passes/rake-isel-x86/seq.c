@@ -295,11 +295,13 @@ int fcmp(const char *pred, int a, int b)
             /* SSE2's ordered predicates (LT_OS, LE_OS) signal on a quiet
              * NaN; the spec allows invalid-operation only for a signalling
              * one.  Compare ordered first (quiet), zero the unordered lanes
-             * of both operands, compare those, keep the ordered lanes. */
+             * of both operands, compare those, keep the ordered lanes.  A
+             * strict comparison (lt, gt) is already false where both are
+             * the zeroed +0.0, so it needs no last and. */
             int ord = sse_cmpps(7, a, b);
             int a0 = vlogic('&', a, ord), b0 = vlogic('&', b, ord);
             int r = p <= 2 ? sse_cmpps(p, a0, b0) : sse_cmpps(p - 2, b0, a0);
-            return vlogic('&', r, ord);
+            return p == 1 || p == 3 ? r : vlogic('&', r, ord);
         }
         switch (p) {
         case 0: return sse_cmpps(0, a, b);
