@@ -283,6 +283,13 @@ static int sse_cmpps(int imm, int a, int b)
     return d;
 }
 
+/* a broadcast constant that isn't a NaN */
+static bool not_nan_splat(int v)
+{
+    uint32_t x = fact(v)->bits;
+    return fact(v)->splat && !((x & 0x7f800000u) == 0x7f800000u && (x & 0x007fffffu));
+}
+
 int fcmp(const char *pred, int a, int b)
 {
     static const char *names[] = {"eq", "lt", "le", "gt", "ge", "ne", "unord", "ord"};
@@ -295,13 +302,19 @@ int fcmp(const char *pred, int a, int b)
             /* SSE2's ordered predicates (LT_OS, LE_OS) signal on a quiet
              * NaN; the spec allows invalid-operation only for a signalling
              * one.  Compare ordered first (quiet), zero the unordered lanes
-             * of both operands, compare those, keep the ordered lanes.  A
-             * strict comparison (lt, gt) is already false where both are
-             * the zeroed +0.0, so it needs no last and. */
+             * of both operands (a constant that isn't NaN stays as it is),
+             * compare those, keep the ordered lanes.  A strict comparison
+             * (lt, gt) of two zeroed operands is already false where both
+             * are +0.0, so it needs no last and. */
             int ord = sse_cmpps(7, a, b);
-            int a0 = vlogic('&', a, ord), b0 = vlogic('&', b, ord);
-            int r = p <= 2 ? sse_cmpps(p, a0, b0) : sse_cmpps(p - 2, b0, a0);
-            return p == 1 || p == 3 ? r : vlogic('&', r, ord);
+            bool ka = not_nan_splat(a), kb = not_nan_splat(b);
+            int a0 = ka ? a : vlogic('&', a, ord), b0 = kb ? b : vlogic('&', b, ord);
+            /* no NaN is left, so a > b is not(a <= b) (NLE) and a >= b
+             * is not(a < b) (NLT): the second operand stays the source
+             * (a constant as its memory operand) */
+            static const int imm[] = {0, 1, 2, 6, 5};
+            int r = sse_cmpps(imm[p], a0, b0);
+            return (p == 1 || p == 3) && !ka && !kb ? r : vlogic('&', r, ord);
         }
         switch (p) {
         case 0: return sse_cmpps(0, a, b);
