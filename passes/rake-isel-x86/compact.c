@@ -6,8 +6,6 @@
  * full rack stores whole racks at the cursor, which never passes the
  * records already read; the tail stores only its selected lanes.  run.c
  * selects everything else of the run (run.h). */
-#include <string.h>
-
 #include "arena.h"
 #include "run.h"
 
@@ -185,57 +183,16 @@ static void close_stores(int mask_id, RkInstr *in)
  * run call traps otherwise, docs/interp-decisions.md), and this load
  * reads the column that only its own store writes.  SSE2's branch tree
  * wants every column before its first branch, so it loads them first. */
-static int *uses;
-static const RkFunc *uses_of;
-
-static void count_uses(void)
-{
-    const RkFunc *f = S->nf;
-    uses_of = f;
-    uses = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nvalues + 1));
-    memset(uses, 0, sizeof(int) * (size_t)(f->nvalues + 1));
-    for (int b = 0; b < f->nblocks; b++) {
-        const RkBlock *nb = f->blocks[b];
-        for (int i = 0; i < nb->ninstrs; i++) {
-            const RkInstr *in = nb->instrs[i];
-            for (int k = 0; k < in->nargs; k++)
-                if (in->args[k] >= 0 && in->args[k] <= f->nvalues)
-                    uses[in->args[k]]++;
-            if (in->through >= 0 && in->through <= f->nvalues)
-                uses[in->through]++;
-        }
-        const RkTerm *t = &nb->term;
-        if (t->value >= 0 && t->value <= f->nvalues)
-            uses[t->value]++;
-        const RkEdge *e[2] = {&t->to, &t->alt};
-        for (int k = 0; k < 2; k++)
-            for (int a = 0; a < e[k]->nargs; a++)
-                if (e[k]->args[a] >= 0 && e[k]->args[a] <= f->nvalues)
-                    uses[e[k]->args[a]]++;
-    }
-}
-
-static RkInstr *def_in_block(int id)
-{
-    for (int i = 0; i < R.nb->ninstrs; i++)
-        if (R.nb->instrs[i]->id == id)
-            return R.nb->instrs[i];
-    return NULL;
-}
-
 bool deferred_load(RkInstr *in)
 {
-    if (S->level == SSE2 || in->opc != RK_OP_RACK_LOAD || in->through >= 0 || in->imm)
-        return false;
-    if (uses_of != S->nf)
-        count_uses();
-    if (uses[in->id] != 1)
+    if (S->level == SSE2 || in->opc != RK_OP_RACK_LOAD || in->through >= 0 || in->imm ||
+        nir_reads(in->id) != 1)
         return false;
     for (int i = 0; i < R.nb->ninstrs; i++) {
         RkInstr *c = R.nb->instrs[i];
         if (c->opc != RK_OP_RACK_COMPRESS_STORE || c->args[2] != in->id)
             continue;
-        RkInstr *from = def_in_block(in->args[0]), *to = def_in_block(c->args[0]);
+        RkInstr *from = nir_def(in->args[0]), *to = nir_def(c->args[0]);
         return c->through < 0 && from && to && from->opc == RK_OP_PTR_ADD &&
                to->opc == RK_OP_PTR_ADD && from->args[0] == to->args[0];
     }
@@ -251,7 +208,7 @@ void compress_store(RkInstr *in)
     if (skips && memo(mask_id)->skip == 0)
         open_stores(mask_id);
     if (S->vreg[in->args[2]] < 0) { /* a deferred load */
-        RkInstr *ld = def_in_block(in->args[2]);
+        RkInstr *ld = nir_def(in->args[2]);
         if (!ld || !deferred_load(ld))
             rk_diag_internal("%s: a compacted column has no value", S->nf->name);
         S->vreg[ld->id] = run_load(ld);

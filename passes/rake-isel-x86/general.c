@@ -143,6 +143,7 @@ static struct {
     RkInstr **instr;     /* value id -> its defining instruction, or NULL */
     const RkType **ty;
     RkBlock **block;     /* native-IR block id -> block */
+    int *other, *branch; /* value id -> its reads (count_reads, every instruction) */
 } P;
 
 static bool is_int32(const RkType *t)
@@ -272,10 +273,6 @@ static void count_reads(RkFunc *nf, const bool *skip, int *other, int *branch)
  * is a conditional branch: a cmpl just before the branch. */
 static void plan_flags(RkFunc *nf)
 {
-    size_t n = (size_t)nf->nvalues + 1;
-    int *other = rk_arena_alloc(&rk_heap, sizeof(int) * n);
-    int *branch = rk_arena_alloc(&rk_heap, sizeof(int) * n);
-    count_reads(nf, NULL, other, branch);
     for (int b = 0; b < nf->nblocks; b++)
         for (int i = 0; i < nf->blocks[b]->ninstrs; i++) {
             RkInstr *in = nf->blocks[b]->instrs[i];
@@ -283,8 +280,8 @@ static void plan_flags(RkFunc *nf)
                 continue;
             int a = in->args[0], c = in->args[1];
             bool both_const = P.def[a] == RK_OP_CONST && P.def[c] == RK_OP_CONST;
-            R.flag32[in->id] = avail(a) && avail(c) && !both_const && branch[in->id] > 0 &&
-                               !other[in->id];
+            R.flag32[in->id] = avail(a) && avail(c) && !both_const && P.branch[in->id] > 0 &&
+                               !P.other[in->id];
         }
 }
 
@@ -406,6 +403,9 @@ void plan_gpr32(RkFunc *nf)
     for (int b = 0; b < nf->nblocks; b++)
         maxblock = nf->blocks[b]->id > maxblock ? nf->blocks[b]->id : maxblock;
     note_defs(nf, maxblock);
+    P.other = rk_arena_alloc(&rk_heap, sizeof(int) * n);
+    P.branch = rk_arena_alloc(&rk_heap, sizeof(int) * n);
+    count_reads(nf, NULL, P.other, P.branch);
     /* a stack run's general registers hold its columns: there only a
      * counted loop's index (the low half of its i64) lives in one */
     bool general = general_run();
@@ -421,6 +421,9 @@ void plan_gpr32(RkFunc *nf)
         plan_flags(nf);
     plan_conds(nf);
 }
+
+RkInstr *nir_def(int id) { return P.instr[id]; }
+int nir_reads(int id) { return P.other[id] + P.branch[id]; }
 
 /* The value in a general register (a constant is moved into a fresh
  * one; an i32 parameter is its argument register, a u32 parameter the

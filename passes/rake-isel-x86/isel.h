@@ -82,6 +82,7 @@ int bitmask(int m);
 int fma3(int a, int b, int c);
 RkMOp kdef(void);                       /* a fresh mask vreg, written */
 void k_from_mask(int m);                /* AVX-512: S->k holds vector mask m */
+int k_test(int m);                      /* vptestmd m into a new k vreg, noted */
 int k_in_block(int m);                  /* its k vreg from this block, or -1 */
 void k_note(int m, int k);              /* k vreg k holds vector mask m */
 RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */

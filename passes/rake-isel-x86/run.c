@@ -260,12 +260,8 @@ Memo *memo(int mask_id) { return &R.memo[mask_id]; }
 RkMReg kreg(int m)
 {
     int k = k_in_block(m);
-    if (k < 0) {
-        ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
-        k_note(m, k = S->k);
-    }
-    S->k = k;
-    return rk_mreg(RK_RC_MASK, true, k);
+    S->k = k >= 0 ? k : k_test(m);
+    return rk_mreg(RK_RC_MASK, true, S->k);
 }
 
 /* The mask's lanes as the low bits of a general register. */

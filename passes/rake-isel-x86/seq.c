@@ -198,9 +198,15 @@ void k_from_mask(int m)
         S->k = fact(m)->from_k;
         return;
     }
+    k_test(m);
+}
+
+/* vptestmd of vector mask m into a new k vreg (S->k), noted as m's */
+int k_test(int m)
+{
     ins("vptestmd", 3, kdef(), rk_mv(m), rk_mv(m));
-    fact(m)->from_k = S->k;
-    fact(m)->k_block = S->mf->cur;
+    k_note(m, S->k);
+    return S->k;
 }
 
 /* The k vreg vector mask m was made from or tested into in the current

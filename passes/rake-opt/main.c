@@ -357,7 +357,11 @@ static bool evaluate(Fn *x, RkInstr *in, uint64_t *r)
         return false;
     RkElem t = in->type->elem, ea = a->type->elem;
     uint64_t va = rk_lane_norm(ea, a->bits), vb = b ? rk_lane_norm(b->type->elem, b->bits) : 0;
-    const char *cmp = NULL;
+    const RkOpInfo *info = rk_nir_op_info(in->opc);
+    if (info->shape == SH_UCMP) { /* u.cmp.eq ... u.cmp.ge: lanewise's "eq" ... "ge" */
+        *r = rk_lane_compare(strrchr(info->name, '.') + 1, ea, va, vb);
+        return true;
+    }
     switch (in->opc) {
     case RK_OP_U_CVT: *r = rk_lane_norm(t, va); return true;
     case RK_OP_U_NOT: *r = !va; return t == RK_E_BOOL;
@@ -367,16 +371,8 @@ static bool evaluate(Fn *x, RkInstr *in, uint64_t *r)
     case RK_OP_U_MUL: *r = rk_lane_arith('*', t, va, vb); return true;
     case RK_OP_U_AND: *r = rk_lane_norm(t, va & vb); return true;
     case RK_OP_U_OR: *r = rk_lane_norm(t, va | vb); return true;
-    case RK_OP_U_CMP_EQ: cmp = "eq"; break;
-    case RK_OP_U_CMP_NE: cmp = "ne"; break;
-    case RK_OP_U_CMP_LT: cmp = "lt"; break;
-    case RK_OP_U_CMP_LE: cmp = "le"; break;
-    case RK_OP_U_CMP_GT: cmp = "gt"; break;
-    case RK_OP_U_CMP_GE: cmp = "ge"; break;
     default: return false;
     }
-    *r = rk_lane_compare(cmp, ea, va, vb);
-    return true;
 }
 
 static void make_constant(RkInstr *in, uint64_t canonical)
