@@ -433,6 +433,38 @@ clamp_asm() {
     jq -e '.functions[0] | has("allow") | not' "$BATS_TEST_TMPDIR/a.json"
 }
 
+# The full-rack loop of bench/kernels/compact.rk (the stretch of its
+# backward branch) as assembly.
+compact_loop() {
+    "$BIN/rakec" -S --no-report --target "$1" -o - "$RAKE_ROOT/bench/kernels/compact.rk" |
+        awk '/^\.L.*:$/ {l = $1; sub(":", "", l); start[l] = NR} {line[NR] = $0}
+             /\tj[a-z]+\t/ && $1 != "jmp" && ($2 in start) {from = start[$2]; to = NR}
+             END {for (i = from; i <= to; i++) print line[i]}'
+}
+
+@test "native runs: compaction tests its selection before the first column and skips an empty rack; kept columns load after the test" {
+    local p s=$BATS_TEST_TMPDIR/loop.s first test
+    for p in x86-avx2 x86-avx512; do
+        compact_loop "$p" >"$s"
+        cat "$s"
+        # the test (testl of the bits; kortestw of the k register), then
+        # a branch past the stores, before any permutation or compress
+        test=$(grep -nE '	(testl|kortestw)	' "$s" | head -n 1 | cut -d: -f1)
+        first=$(grep -nE '	(vpermps|vcompressps)	' "$s" | head -n 1 | cut -d: -f1)
+        [ -n "$test" ] && [ -n "$first" ] && [ "$test" -lt "$first" ]
+        sed -n "$((test + 1))p" "$s" | grep -q '	je	\.Lrk_compact_live_stored'
+        # the five f32 columns are read only after the test
+        [ "$(sed -n "1,${test}p" "$s" | grep -cE '\(%r[a-z0-9]+,%r[a-z0-9]+,4\)')" -eq 0 ]
+    done
+    # AVX2: each kept column is its vpermps's memory operand
+    compact_loop x86-avx2 >"$s"
+    [ "$(grep -cE '	vpermps	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), ' "$s")" -eq 5 ]
+    # AVX-512: compressed in a register, stored whole (never vcompressps to memory)
+    compact_loop x86-avx512 >"$s"
+    ! grep -qE '	vcompressps	%zmm[0-9]+, \(' "$s"
+    [ "$(grep -cE '	vcompressps	%zmm[0-9]+, %zmm[0-9]+\{%k[1-7]\}\{z\}$' "$s")" -eq 6 ]
+}
+
 @test "native runs: on AVX2 and AVX-512 a column load read once is its reader's memory operand; never on SSE2" {
     local p
     for p in x86-avx2 x86-avx512; do
