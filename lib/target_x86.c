@@ -117,6 +117,8 @@ static const RkInsnDesc insns[] = {
     {"punpcklwd", "SSE2", S, RK_I_CROSS, "x r"},
     {"packssdw", "SSE2", S, RK_I_CROSS, "x r"},
     {"packsswb", "SSE2", S, RK_I_CROSS, "x r"},
+    {"pinsrw", "SSE2", S, RK_I_FAULT, "x r i"},
+    {"pextrw", "SSE2", S, RK_I_CROSS, "w r i"},
     /* newer than SSE2: named so an SSE2 object containing one is told why */
     {"pminsd", "SSE4.1", 0, 0, "x r"},
     {"pmaxsd", "SSE4.1", 0, 0, "x r"},
@@ -190,6 +192,10 @@ static const RkInsnDesc insns[] = {
     {"vpshufb", "AVX2", A, RK_I_CROSS | RK_I_MEMSRC, "w r r"},
     {"vpermd", "AVX2", VEX, RK_I_CROSS | RK_I_MEMSRC, "w r r"},
     {"vmovq", "AVX", A, RK_I_FAULT, "w r"},
+    {"vpinsrb", "AVX", A, RK_I_FAULT, "w r r i"},
+    {"vpinsrw", "AVX", A, RK_I_FAULT, "w r r i"},
+    {"vpextrb", "AVX", A, RK_I_CROSS | RK_I_FAULT, "w r i"},
+    {"vpextrw", "AVX", A, RK_I_CROSS | RK_I_FAULT, "w r i"},
     {"vzeroupper", "AVX", VEX, 0, ""},
     /* AVX-512F only */
     {"vpandd", "AVX-512F", Z, RK_I_MEMSRC | RK_I_COMMUTE, "w r r"},

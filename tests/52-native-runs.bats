@@ -487,3 +487,27 @@ compact_loop() {
         grep -q 'vmovaps	\.Lrk_r_c[0-9]*(%rip), %zmm[0-9]*{%k[0-9]}{z}\|vmovups\|vmaskmov\|vpmaskmov' "$BATS_TEST_TMPDIR/$p.s"
     done
 }
+
+@test "native runs: a tail moves a compact column one instruction per lane: packed inserts widened once, extracts straight to memory" {
+    local s=$BATS_TEST_TMPDIR/t.s
+    # loads: four compact columns (i8, i16, u8, u16), eight lanes each on AVX2
+    "$BIN/rakec" -S --no-report --target x86-avx2 -o "$s" \
+        "$RAKE_ROOT/tests/shared/conformance/stacks_compact_readings.rk"
+    [ "$(grep -cE '	vpinsrb	\$[0-7], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,1\), %xmm' "$s")" -eq 16 ]
+    [ "$(grep -cE '	vpinsrw	\$[0-7], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,2\), %xmm' "$s")" -eq 16 ]
+    # each column widens once, from a register (the loop's widen from memory)
+    for op in vpmovsxbd vpmovsxwd vpmovzxbd vpmovzxwd; do
+        [ "$(grep -cE "	$op	%xmm[0-9]+, %ymm" "$s")" -eq 1 ]
+    done
+    ! grep -qE '	(movsbl|movzbl|movswl|movzwl)	' "$s"
+    "$BIN/rakec" -S --no-report --target x86-sse2 -o "$s" \
+        "$RAKE_ROOT/tests/shared/conformance/stacks_compact_readings.rk"
+    [ "$(grep -cE '	pinsrw	\$[0-3], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,2\), %xmm' "$s")" -eq 8 ]
+    [ "$(grep -cE '	pinsrw	\$[0-3], %e[a-z]+|	pinsrw	\$[0-3], %r[0-9]+d' "$s")" -eq 8 ]
+    # stores: the compaction tail's u8 kill column
+    "$BIN/rakec" -S --no-report --target x86-avx2 -o "$s" "$RAKE_ROOT/bench/kernels/compact.rk"
+    [ "$(grep -cE '	vpextrb	\$(0|4|8|12), %xmm[0-9]+, [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,1\)' "$s")" -eq 8 ]
+    ! grep -qE '	movb	' "$s"
+    "$BIN/rakec" -S --no-report --target x86-sse2 -o "$s" "$RAKE_ROOT/bench/kernels/compact.rk"
+    [ "$(grep -cE '	pextrw	\$(0|2|4|6), %xmm[0-9]+, %' "$s")" -eq 4 ]
+}

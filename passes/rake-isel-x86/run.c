@@ -409,17 +409,44 @@ static void lane_store(Addr a, int v, int k)
     ins(op, 2, mem(a, k, a.scale * 8, true), gr(r, a.scale * 8));
 }
 
-/* Count-guarded transfers: lane k moves only when bit k of `bits` is set. */
+static int widen_packed(int x, int bytes, bool sign);
+
+/* Element k of a narrow column (8 or 16 bits) inserted at element k of x,
+ * whose low elements collect the column's packed elements: AVX2's vpinsrb
+ * or vpinsrw from memory; SSE2 has pinsrw only, so a byte goes through a
+ * general register (its extension to 16 bits is the word's). */
+static int lane_insert(Addr a, int k, bool sign, int x)
+{
+    int d = fresh();
+    if (S->level == SSE2) {
+        RkMOp src = mem(a, k, 16, false);
+        if (a.scale == 1) {
+            int r = gnew();
+            ins(widen_load(1, sign), 2, gw(r, 32), mem(a, k, 8, false));
+            src = gr(r, 32);
+        }
+        ins("movaps", 2, rk_mvd(d), rk_mv(x));
+        ins("pinsrw", 3, rk_mvu(d), src, rk_mi(k));
+        return d;
+    }
+    ins(a.scale == 1 ? "vpinsrb" : "vpinsrw", 4, rk_mvx(rk_mvd(d)), rk_mvx(rk_mv(x)),
+        mem(a, k, a.scale * 8, false), rk_mi(k));
+    return d;
+}
+
+/* Count-guarded transfers: lane k moves only when bit k of `bits` is set.
+ * A narrow column's elements are inserted packed and widened once at the
+ * end; 32-bit lanes load alone into a zeroed vector and are or-ed in. */
 static int guarded_load(Addr a, int bits, bool sign)
 {
+    bool packed = a.scale < 4;
     int x = konst_splat(0);
     for (int k = 0; k < lanes(); k++) {
         int here = test_bit(bits, k);
         int skip = block("skip");
         int next_from_skip = S->mf->cur;
         int load = block("lane");
-        int t = lane_load(a, k, sign);
-        int y = vlogic('|', x, t);
+        int y = packed ? lane_insert(a, k, sign, x) : vlogic('|', x, lane_load(a, k, sign));
         int load_end = S->mf->cur;
         int next = block("joined");
         int xn = vparam(next);
@@ -430,15 +457,37 @@ static int guarded_load(Addr a, int bits, bool sign)
         rk_mir_jump_arg(term_of(load_end), rk_mreg(RK_RC_VEC, true, y));
         x = xn;
     }
-    return x;
+    return packed ? widen_packed(x, a.scale, sign) : x;
+}
+
+/* Lane k's low 8 or 16 bits stored straight from its vector: AVX2's
+ * vpextrb/vpextrw to memory (from hi, the upper 128 bits, for lanes 4-7);
+ * SSE2's pextrw reaches a general register only. */
+static void lane_extract(Addr a, int v, int hi, int k)
+{
+    int w = a.scale * 8;
+    if (S->level == SSE2) {
+        int r = gnew();
+        ins("pextrw", 3, gw(r, 32), rk_mv(v), rk_mi(2 * k));
+        ins(a.scale == 1 ? "movb" : "movw", 2, mem(a, k, w, true), gr(r, w));
+        return;
+    }
+    int from = k < 4 ? v : hi, j = (k % 4) * (4 / a.scale);
+    ins(a.scale == 1 ? "vpextrb" : "vpextrw", 3, mem(a, k, w, true), rk_mvx(rk_mv(from)),
+        rk_mi(j));
 }
 
 void guarded_store(Addr a, int bits, int v)
 {
+    bool narrow = a.scale < 4;
+    int hi = narrow && lanes() == 8 ? halves(v, 0x11) : -1;
     for (int k = 0; k < lanes(); k++) {
         int here = test_bit(bits, k);
         int store = block("lane");
-        lane_store(a, v, k);
+        if (narrow)
+            lane_extract(a, v, hi, k);
+        else
+            lane_store(a, v, k);
         int store_end = S->mf->cur;
         int next = block("stored");
         set_branch(here, "e", next, store);
@@ -468,6 +517,17 @@ static const char *pmovx(int bytes, bool sign)
 {
     static const char *ops[2][2] = {{"vpmovzxbd", "vpmovzxwd"}, {"vpmovsxbd", "vpmovsxwd"}};
     return ops[sign][bytes == 2];
+}
+
+/* A narrow column's elements packed in x's low end (SSE2: as words, see
+ * lane_insert), widened to 32-bit lanes. */
+static int widen_packed(int x, int bytes, bool sign)
+{
+    if (S->level == SSE2)
+        return widen_sse2(vmov(x), 2, sign);
+    int d = fresh();
+    ins(pmovx(bytes, sign), 2, rk_mvd(d), rk_mvx(rk_mv(x)));
+    return d;
 }
 
 static bool signed_elem(const RkType *ptr) { return rk_elem_is_signed(ptr->elem); }
