@@ -17,7 +17,8 @@
  *   2. times each variant: warm-up call, then samples of at least
  *      --min-ms of calls each (compaction is destructive, so each of its
  *      calls is timed alone after an untimed reset), the median of
- *      --samples samples, in records per second;
+ *      --samples samples, in records per second; the row's variants
+ *      take their samples in turn, so machine noise falls on all alike;
  *   3. computes the bound: for in-cache sizes the port model (2 vector
  *      loads and 1 vector store per cycle at the profile's width, at the
  *      core clock measured with a chain of dependent adds), for
@@ -269,9 +270,9 @@ static void call_normalise(struct ctx *c, bench_fn f)
     ((normalise_fn *)f)(&in, &out, 1.0f / 255.0f);
 }
 
-/* dot and count run over views of n elements, n a multiple of 32 (a
- * general run's rack loads trap past the end, and Rake's dot steps by two
- * racks, 32 records on AVX-512); out is one rack wide */
+/* dot and count run over views of n elements, n a multiple of 64 (a
+ * general run's rack loads trap past the end, and Rake's dot steps by four
+ * racks, 64 records on AVX-512); out is one rack wide */
 static void setup_dot(struct ctx *c, const struct kernel *k)
 {
     (void)k;
@@ -439,24 +440,54 @@ static double timed_batch(struct ctx *c, const struct kernel *k,
     return total;
 }
 
-/* records per second: the median of o->samples samples of >= min_s */
-static double measure(struct ctx *c, const struct kernel *k, bench_fn f,
-                      const struct opts *o, int samples)
-{
-    double rates[64], one;
+struct vres {
+    bool ran;
+    double rate;      /* records per second */
+    int check;        /* 0 exact, 1 within tolerance, -1 different */
+    double diff;      /* largest float difference */
+    char why[160];    /* what differed */
+    const char *against;
+};
+
+/* One variant being timed: its function, the calls in one sample, its
+ * samples' rates and where its median goes. */
+struct timing {
+    bench_fn f;
     long reps;
+    double rates[64];
+    struct vres *res;
+};
+
+/* calls in a sample of >= min_s: a warm-up call times the first */
+static long reps_for(struct ctx *c, const struct kernel *k, bench_fn f,
+                     const struct opts *o)
+{
     reset(c);
-    one = timed_batch(c, k, f, 1); /* warm-up, and the first estimate */
+    double one = timed_batch(c, k, f, 1);
     if (one <= 0)
         one = 1e-9;
-    reps = (long)ceil(o->min_s / one);
-    if (reps < 1)
-        reps = 1;
-    for (int s = 0; s < samples; s++) {
-        double t = timed_batch(c, k, f, reps);
-        rates[s] = (double)c->n * (double)reps / t;
+    long reps = (long)ceil(o->min_s / one);
+    return reps < 1 ? 1 : reps;
+}
+
+/* records per second of each variant: the median of `samples` samples of
+ * >= min_s, taken round-robin (sample s of every variant, then sample
+ * s + 1), so a slow stretch of a shared machine falls on every variant
+ * of the row alike instead of on the one being timed then. */
+static void measure_all(struct ctx *c, const struct kernel *k, struct timing *t, int nt,
+                        const struct opts *o, int samples)
+{
+    for (int v = 0; v < nt; v++)
+        t[v].reps = reps_for(c, k, t[v].f, o);
+    for (int s = 0; s < samples; s++)
+        for (int v = 0; v < nt; v++) {
+            double secs = timed_batch(c, k, t[v].f, t[v].reps);
+            t[v].rates[s] = (double)c->n * (double)t[v].reps / secs;
+        }
+    for (int v = 0; v < nt; v++) {
+        t[v].res->rate = median(t[v].rates, samples);
+        t[v].res->ran = true;
     }
-    return median(rates, samples);
 }
 
 /* ---- the machine: clock and bandwidth -------------------------------- */
@@ -575,14 +606,6 @@ static void detect_profiles(void)
 enum cls { CACHE, MID, MEMORY };
 static const char *const cls_name[] = {"cache", "mid", "memory"};
 
-struct vres {
-    bool ran;
-    double rate;      /* records per second */
-    int check;        /* 0 exact, 1 within tolerance, -1 different */
-    double diff;      /* largest float difference */
-    char why[160];    /* what differed */
-    const char *against;
-};
 
 struct row {
     const struct kernel *k;
@@ -673,21 +696,20 @@ static void time_row(struct ctx *c, struct row *w, const struct opts *o)
     int samples = o->samples ? o->samples : w->cls == MEMORY ? 5
                                           : w->cls == MID    ? 7
                                                              : 9;
-    w->gcc.rate = measure(c, k, k->fns.gcc, o, samples);
-    w->clang.rate = measure(c, k, k->fns.clang, o, samples);
-    w->gcc.ran = w->clang.ran = true;
+    struct timing t[2 + 2 * NPROF];
+    int nt = 0;
+    t[nt++] = (struct timing){.f = k->fns.gcc, .res = &w->gcc};
+    t[nt++] = (struct timing){.f = k->fns.clang, .res = &w->clang};
     for (int p = 0; p < NPROF; p++) {
         if (!prof_ok[p])
             continue;
         const char *err;
         bench_fn rk = rake_fn(k, p, &err);
-        if (rk) {
-            w->rake[p].rate = measure(c, k, rk, o, samples);
-            w->rake[p].ran = true;
-        }
-        w->hwy[p].rate = measure(c, k, k->fns.hwy[p], o, samples);
-        w->hwy[p].ran = true;
+        if (rk)
+            t[nt++] = (struct timing){.f = rk, .res = &w->rake[p]};
+        t[nt++] = (struct timing){.f = k->fns.hwy[p], .res = &w->hwy[p]};
     }
+    measure_all(c, k, t, nt, o, samples);
 }
 
 /* ---- targets --------------------------------------------------------- */
@@ -743,7 +765,7 @@ static void run_row(struct row *w, const struct kernel *k, int64_t n,
     struct ctx c = {0};
     memset(w, 0, sizeof *w);
     w->k = k;
-    w->n = k->setup == setup_dot || k->setup == setup_count ? n / 32 * 32 : n;
+    w->n = k->setup == setup_dot || k->setup == setup_count ? n / 64 * 64 : n;
     w->cls = class_of(w->n);
     c.n = w->n;
     rng_state = 0x5eed0000u + (uint64_t)(k - kernels);
