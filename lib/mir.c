@@ -486,9 +486,41 @@ static int *layout(const RkMFunc *f)
     return order;
 }
 
+static bool is_branch(const RkTarget *t, const RkMInstr *in)
+{
+    const RkInsnDesc *d = rk_target_insn(t, in->op);
+    return d && (d->flags & RK_I_BRANCH);
+}
+
+/* Loop heads: emitted blocks that a conditional branch at or after their
+ * first instruction goes to (a rotated loop's back edge).  Forward
+ * branches and jumps (a join, an edge placed after the return jumping
+ * into its loop) don't count: padding there would be fetched for
+ * nothing. */
+static void mark_loop_heads(RkMFlat *out, const RkMFunc *f, const RkTarget *t)
+{
+    out->loop_head = rk_arena_alloc(&rk_heap, sizeof(bool) * (size_t)(out->n + 1));
+    memset(out->loop_head, 0, sizeof(bool) * (size_t)(out->n + 1));
+    if (!t || !t->loop_align)
+        return;
+    for (int i = 0; i < out->n; i++) {
+        const RkMInstr *in = &out->ins[i];
+        if (!is_branch(t, in) || !strcmp(in->op, t->jump))
+            continue;
+        for (int k = 0; k < in->nops; k++) {
+            const RkMOp *o = &in->ops[k];
+            if (o->kind != RK_MO_LABEL || o->imm < 0 || o->imm >= f->nblocks)
+                continue;
+            int at = out->block_at[o->imm];
+            if (at > 0 && at <= i)
+                out->loop_head[at] = true;
+        }
+    }
+}
+
 RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
 {
-    Flat fl = {{NULL, 0, NULL}, 0, f, t, NULL};
+    Flat fl = {{NULL, 0, NULL, NULL}, 0, f, t, NULL};
     fl.out.block_at = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nblocks + 1));
     fl.next = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nblocks + 1));
     int *order = layout(f);
@@ -514,6 +546,7 @@ RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
         }
         terminator(&fl, &blk->term, b);
     }
+    mark_loop_heads(&fl.out, f, t);
     return fl.out;
 }
 

@@ -198,6 +198,9 @@ typedef struct RkMFlat {
     int n;
     int *block_at;           /* the first instruction of each block; -1 for a
                                 block that only jumps, which isn't emitted */
+    bool *loop_head;         /* per instruction index (n + 1 of them): a loop
+                                head starts there and is aligned to the
+                                target's loop_align */
 } RkMFlat;
 RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t);
 

@@ -135,6 +135,10 @@ typedef struct RkTarget {
     const char *ret, *trap;
     const char *push, *pop;   /* saving a callee-saved GPR, or NULL */
     const char *zeroupper;    /* emitted before ret unless a wide vector is returned */
+    /* A loop head (a block a later conditional branch goes back to) starts
+     * on a 2^loop_align-byte boundary, the assembler padding with nops
+     * before it (rake-verify accepts padding there only); 0: no alignment. */
+    int loop_align;
     const RkSlowCall *slow;   /* calling a slow block's helper from a run, or NULL */
     uint64_t evex_index;      /* GPRs that may index an EVEX memory operand whatever its
                                  base (Capstone 4 decodes none whose base and index are

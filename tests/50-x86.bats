@@ -493,6 +493,23 @@ N=$T/negative/kernels.rk
     [[ $output == *"ecx is written from a vector register; a kernel's only such transfer is its terminal one into its result register"* ]]
 }
 
+@test "x86 verifier: nop padding is accepted before a loop head only (allowlist)" {
+    local rk=$RAKE_ROOT/bench/kernels/clamp.rk d=$BATS_TEST_TMPDIR
+    "$BIN/rakec" -S --no-report --target x86-avx2 "$rk" -o "$d/k.s"
+    "$BIN/rakec" --stop-after ra --target x86-avx2 "$rk" -o "$d/k.mir.json"
+    # the rotated loop's head (the target of the branch back) is aligned
+    grep -A1 '^	\.p2align 5$' "$d/k.s" | grep -q '^\.Lrk_clamp_counts_b2:$'
+    grep -q '^	jl	\.Lrk_clamp_counts_b2$' "$d/k.s"
+    # more padding there (a nop the assembler didn't need) still verifies
+    sed 's/^\.Lrk_clamp_counts_b2:$/\tnop\n\tnopl\t(%rax)\n&/' "$d/k.s" >"$d/pad.s"
+    ! cmp -s "$d/k.s" "$d/pad.s"
+    as --64 "$d/pad.s" -o "$d/pad.o"
+    "$BIN/rake-verify" --object "$d/pad.o" <"$d/k.mir.json"
+    # a nop anywhere else is an instruction the selection doesn't have
+    tamper x86-avx2 "$rk" 's/^clamp_counts:$/clamp_counts:\n\tnop/' allowlist
+    tamper x86-avx2 "$rk" 's/^\(\tjl\t\.Lrk_clamp_counts_b2\)$/\tnop\n\1/' allowlist
+}
+
 @test "x86 verifier: two swapped instructions are rejected (selection)" {
     tamper x86-sse2 "$N" '/^imin:/,/ret/{/^\tandps/{N;s/\(.*\)\n\(.*\)/\2\n\1/}}' selection
 }

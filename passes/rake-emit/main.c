@@ -196,6 +196,8 @@ static void function(const RkMFunc *f)
     RkMFlat fl = rk_mir_flatten(f, M->t);
     int calls = 0;
     for (int i = 0; i < fl.n; i++) {
+        if (fl.loop_head[i])
+            printf("\t.p2align %d\n", M->t->loop_align);
         for (int b = 1; b < f->nblocks; b++)
             if (fl.block_at[b] == i) {
                 label(f, b);

@@ -133,7 +133,7 @@ static json_t *line_view(Cursor *c, const char *line)
 
 json_t *ex_asm_view(const char *text, json_t *mir_doc, const RkNirModule *opt)
 {
-    Cursor c = {NULL, opt, NULL, {NULL, 0, NULL}, 0, false, NULL, json_array()};
+    Cursor c = {NULL, opt, NULL, {NULL, 0, NULL, NULL}, 0, false, NULL, json_array()};
     c.m = mir_doc ? rk_mir_decode(mir_doc) : NULL;
     json_t *lines = ex_lines(text), *out = json_array(), *v;
     size_t i;

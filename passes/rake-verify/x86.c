@@ -176,7 +176,8 @@ typedef struct Ctx {
     ElfObject *obj;
     ElfSymbol *sym;
     cs_insn *ci;      /* the disassembly */
-    size_t n;
+    size_t n;         /* its instructions, without loop heads' padding */
+    size_t decoded;   /* what cs_disasm returned (cs_free frees that many) */
     bool failed;
 } Ctx;
 
@@ -688,6 +689,25 @@ static bool ends_flow(const Ctx *c, const char *m)
     return !strcmp(m, c->t->ret) || !strcmp(m, c->t->jump) || !strcmp(m, c->t->trap);
 }
 
+/* The assembler's padding before each loop head (rk_mir_flatten's
+ * loop_head, the target's loop_align) leaves the disassembly: those nops
+ * move to its end, past c->n.  A nop anywhere else stays where it is and
+ * fails the allowlist like any instruction the selection doesn't have. */
+static void drop_padding(Ctx *c)
+{
+    size_t w = 0;
+    int at = 0; /* the flattened instruction the next kept one must be */
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->ci[i].id == X86_INS_NOP && at <= c->fl.n && c->fl.loop_head[at])
+            continue;
+        cs_insn keep = c->ci[i];
+        c->ci[i] = c->ci[w];
+        c->ci[w++] = keep;
+        at++;
+    }
+    c->n = w;
+}
+
 static void verify_function(Ctx *c, csh h)
 {
     ElfSection *text = &c->obj->sections[c->obj->text];
@@ -695,16 +715,17 @@ static void verify_function(Ctx *c, csh h)
     if (c->sym->value + c->sym->size > text->size)
         return violation(c, NULL, "symbols", "the symbol lies outside .text");
     c->fl = rk_mir_flatten(c->f, c->t);
-    c->n = cs_disasm(h, text->data + c->sym->value, c->sym->size, c->sym->value, 0, &c->ci);
+    c->n = c->decoded = cs_disasm(h, text->data + c->sym->value, c->sym->size, c->sym->value, 0, &c->ci);
     size_t decoded = 0;
     for (size_t i = 0; i < c->n; i++)
         decoded += c->ci[i].size;
     if (decoded != c->sym->size) {
-        cs_free(c->ci, c->n);
+        cs_free(c->ci, c->decoded);
         return violation(c, NULL, "allowlist", "bytes at +0x%llx don't decode as an "
                                                "instruction Capstone knows",
                          (unsigned long long)decoded);
     }
+    drop_padding(c);
     Insn *ins = rk_arena_alloc(&rk_heap, sizeof *ins * (c->n + 1));
     int fmas = 0;
     for (size_t i = 0; i < c->n && !c->failed; i++) {
@@ -739,7 +760,7 @@ static void verify_function(Ctx *c, csh h)
     for (int i = 0, k = 0; i < c->fl.n && !c->failed; i++)
         if (slow_here(c, &c->fl.ins[i]))
             verify_trampoline(c, h, &c->fl.ins[i], k++);
-    cs_free(c->ci, c->n);
+    cs_free(c->ci, c->decoded);
 }
 
 /* Whether .text offset `off` lies inside one of the selected functions. */
@@ -828,7 +849,7 @@ int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p, bool whol
         for (int i = 0; i < obj->nsymbols; i++)
             if (obj->symbols[i].type == 2 && !strcmp(obj->symbols[i].name, f->name))
                 sym = &obj->symbols[i];
-        Ctx c = {p, m->t, m, f, {NULL, 0, NULL}, obj, sym, NULL, 0, false};
+        Ctx c = {p, m->t, m, f, {NULL, 0, NULL, NULL}, obj, sym, NULL, 0, 0, false};
         if (!sym || sym->shndx != obj->text || sym->bind != 1 /* GLOBAL */ ||
             sym->visibility != 2 /* HIDDEN */) {
             fprintf(stderr, "rake-verify: %s: symbols: expected a hidden global function "
