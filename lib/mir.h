@@ -191,6 +191,17 @@ RkMOp rk_mmem(RkMReg base, RkMReg index, int scale, int64_t disp, int bits, bool
 RkMOp rk_mmask(RkMOp o, RkMReg mask, bool zero);
 bool rk_mreg_eq(RkMReg a, RkMReg b);
 
+/* constants as memory operands (mirfold.c) */
+/* Whether operand *k of in (vector vreg v) may be a memory operand; a
+ * commuting instruction's or a comparison's sources may be swapped to
+ * allow it, and *k follows the swap. */
+bool rk_mir_foldable(const RkTarget *t, RkMInstr *in, int *k, int v);
+/* Pool entry c as a full vector of `bytes` (a 4-byte broadcast entry
+ * repeated); -1 if it is neither. */
+int rk_mir_const_wide(RkMFunc *f, int c, int bytes);
+/* Keeps the pool entries something reads, numbered by first use. */
+void rk_mir_compact_pool(RkMFunc *f);
+
 /* the emitted instruction list: prologue, blocks and terminators spelled
  * in the target's instructions, epilogues (rake-emit and rake-verify) */
 typedef struct RkMFlat {

@@ -13,6 +13,10 @@
  * A constant with any other use (a shift count, a mask, the first source
  * of a subtraction) keeps its register, and so do all its uses: a load
  * is needed anyway, and a register read is never slower than memory.
+ * A constant hoist.c moved out of a loop that reads it stays in its
+ * register too: folded, the loop would read the pool every iteration.
+ * Whether a reader allows a memory operand is lib/mirfold.c's to say;
+ * rake-ra asks the same when it gives a constant back.
  *
  * The sequences' cheaper forms (a blend with zero is an and, a blend
  * under a complement swaps its arms) can leave a complement or a constant
@@ -59,69 +63,9 @@ static bool is_vreg(const RkMOp *o, int v)
     return o->kind == RK_MO_REG && o->reg.virt && o->reg.cls == RK_RC_VEC && o->reg.num == v;
 }
 
-/* The operand that may be memory: the last register source, or for a
- * four-register form (vblendvps d, a, b, m) the third. */
-static int memsrc_index(const RkMInstr *in)
-{
-    int last = -1;
-    for (int k = 1; k < in->nops; k++)
-        if (in->ops[k].kind != RK_MO_IMM && in->ops[k].kind != RK_MO_LABEL)
-            last = k;
-    return in->nops == 4 && last == 3 ? 2 : last;
-}
-
-/* Whether operand *k of in (vreg v) may become memory; a commuting
- * instruction's sources may be swapped to allow it, and *k follows. */
-static bool foldable(const RkTarget *t, RkMInstr *in, int *kp, int v)
-{
-    int k = *kp;
-    const RkInsnDesc *d = rk_target_insn(t, in->op);
-    if (!d || !(d->flags & RK_I_MEMSRC))
-        return false;
-    RkMOp *o = &in->ops[k];
-    if (o->def || o->bits || o->mask.num >= 0)
-        return false;
-    int m = memsrc_index(in);
-    if (k == m)
-        return true;
-    /* the memory operand is read first: swap the sources, unless the
-     * other is the same value or not a register, when the instruction
-     * commutes or is a comparison whose predicate swaps with them
-     * (keys > t as t < keys) */
-    int sp = (d->flags & RK_I_PREDICATE) && t->swap_predicate && in->nops == 4 &&
-                     in->ops[3].kind == RK_MO_IMM
-                 ? t->swap_predicate(in->ops[3].imm)
-                 : -1;
-    if (!((d->flags & RK_I_COMMUTE) || sp >= 0) || k != 1 || m != 2 ||
-        in->ops[2].kind != RK_MO_REG || is_vreg(&in->ops[2], v) || in->ops[2].def ||
-        in->ops[2].bits)
-        return false;
-    RkMOp t2 = in->ops[1];
-    in->ops[1] = in->ops[2];
-    in->ops[2] = t2;
-    if (sp >= 0)
-        in->ops[3].imm = sp;
-    *kp = 2;
-    return true;
-}
-
-/* The constant as a full vector: a 4-byte broadcast entry repeated. */
-static int full_width(RkMFunc *mf, int c, int bytes)
-{
-    const RkMConst *k = &mf->consts[c];
-    if (k->size == bytes)
-        return c;
-    if (k->size != 4)
-        return -1;
-    uint32_t w[16];
-    if (bytes > (int)sizeof w)
-        rk_diag_internal("rake-isel-x86: a %d-byte vector constant", bytes);
-    for (int i = 0; i < bytes / 4; i++)
-        w[i] = k->words[0];
-    return rk_mir_const(mf, bytes, w);
-}
-
-static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes)
+/* loop: the blocks on a cycle (hoist.c); in_loop: whether the load's is */
+static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
+                     const bool *loop, bool in_loop)
 {
     int v = load->ops[0].reg.num, c = (int)load->ops[1].imm;
     Uses u = {0};
@@ -133,8 +77,11 @@ static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes)
         for (int i = 0; i < bl->ninstrs; i++) {
             RkMInstr *in = &bl->instrs[i];
             for (int k = 0; k < in->nops; k++)
-                if (in != load && is_vreg(&in->ops[k], v))
+                if (in != load && is_vreg(&in->ops[k], v)) {
+                    if (loop[b] && !in_loop)
+                        return; /* hoisted out of a loop that reads it: keep the register */
                     add_use(&u, in, k);
+                }
         }
         const RkMTerm *tm = &bl->term;
         for (int j = 0; j < tm->nargs; j++)
@@ -146,21 +93,14 @@ static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes)
     if (!u.n)
         return;
     for (int i = 0; i < u.n; i++)
-        if (!foldable(t, u.v[i].in, &u.v[i].k, v))
+        if (!rk_mir_foldable(t, u.v[i].in, &u.v[i].k, v))
             return; /* (a swap already made is harmless: the sources commute) */
-    int full = full_width(mf, c, bytes);
+    int full = rk_mir_const_wide(mf, c, bytes);
     if (full < 0)
         return;
     for (int i = 0; i < u.n; i++)
         u.v[i].in->ops[u.v[i].k] = rk_mc(full);
     load->op = NULL; /* removed below */
-}
-
-static bool const_load(const RkMInstr *in)
-{
-    return in->op && in->nops == 2 && in->ops[1].kind == RK_MO_CONST &&
-           in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
-           in->ops[0].reg.cls == RK_RC_VEC && !in->ops[0].bits && in->ops[0].mask.num < 0;
 }
 
 static void drop_removed(RkMFunc *mf)
@@ -270,31 +210,6 @@ static void prune_dead(RkMFunc *mf, const RkTarget *t)
     }
 }
 
-/* Keep the pool entries something reads, numbered by first use. */
-static void compact_pool(RkMFunc *mf)
-{
-    int *map = rk_arena_alloc(&rk_heap, sizeof *map * (size_t)(mf->nconsts + 1));
-    for (int i = 0; i < mf->nconsts; i++)
-        map[i] = -1;
-    RkMConst *keep = rk_arena_alloc(&rk_heap, sizeof *keep * (size_t)(mf->nconsts + 1));
-    int n = 0;
-    for (int b = 0; b < mf->nblocks; b++)
-        for (int i = 0; i < mf->blocks[b]->ninstrs; i++) {
-            RkMInstr *in = &mf->blocks[b]->instrs[i];
-            for (int k = 0; k < in->nops; k++)
-                if (in->ops[k].kind == RK_MO_CONST) {
-                    int c = (int)in->ops[k].imm;
-                    if (map[c] < 0) {
-                        map[c] = n;
-                        keep[n++] = mf->consts[c];
-                    }
-                    in->ops[k].imm = map[c];
-                }
-        }
-    memcpy(mf->consts, keep, sizeof *keep * (size_t)n);
-    mf->nconsts = n;
-}
-
 /* --- column loads ------------------------------------------------------------ */
 
 /* An unaligned full-width load (the table's copy that may fault: movups,
@@ -334,7 +249,7 @@ static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
                 continue;
             /* a copy's memory form is an aligned move (vmovaps: right for
              * the constant pool, which is aligned; a column is not) */
-            if (rk_target_insn_is(t, in->op, RK_I_COPY) || !foldable(t, in, &k, v))
+            if (rk_target_insn_is(t, in->op, RK_I_COPY) || !rk_mir_foldable(t, in, &k, v))
                 return;
             in->ops[k] = load->ops[1];
             load->op = NULL;
@@ -365,13 +280,14 @@ void fold_loads(RkMFunc *mf, const RkTarget *t)
 
 void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes)
 {
+    bool *loop = loop_blocks(mf);
     for (int b = 0; b < mf->nblocks; b++)
         for (int i = 0; i < mf->blocks[b]->ninstrs; i++) {
             RkMInstr *in = &mf->blocks[b]->instrs[i];
             if (const_load(in))
-                fold_one(mf, t, in, vector_bytes);
+                fold_one(mf, t, in, vector_bytes, loop, loop[b]);
         }
     drop_removed(mf);
     prune_dead(mf, t);
-    compact_pool(mf);
+    rk_mir_compact_pool(mf);
 }

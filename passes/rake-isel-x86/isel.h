@@ -8,6 +8,7 @@
  *   general.c what only general runs have: views, traps, 32-bit integers
  *             in general registers
  *   slow.c    a run's slow blocks (call.slow)
+ *   hoist.c   constant loads moved out of loops
  *   fold.c    constants folded into memory operands
  */
 #ifndef RAKE_ISEL_H
@@ -89,6 +90,11 @@ RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 
 /* run.c: a stack run's blocks, after main.c's entry */
 void select_run(RkFunc *nf, RkMFunc *mf);
+
+/* hoist.c: constant loads leave loops for the entry block */
+bool *loop_blocks(const RkMFunc *mf);    /* per block: on a cycle of the CFG */
+bool const_load(const RkMInstr *in);     /* a pure load of a pool constant into a vector vreg */
+void hoist_constants(RkMFunc *mf);
 
 /* fold.c: constants read straight from the pool where x86 allows it */
 void fold_loads(RkMFunc *mf, const RkTarget *t);

@@ -281,6 +281,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         mf->result = rk_mreg(RK_RC_VEC, false, -1);
         mf->result_type = "void";
         select_run(nf, mf);
+        hoist_constants(mf);
         fold_constants(mf, S->target, S->profile->lanes * 4);
         if (S->level != SSE2)
             fold_loads(mf, S->target);

@@ -68,7 +68,9 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     int budget = 16;
     for (int b = 0; b < f->nblocks; b++)
         for (int i = 0; i < f->blocks[b]->ninstrs; i++)
-            budget += 4 * ra_const_load(&f->blocks[b]->instrs[i]);
+            budget += 4 * (ra_const_load(&f->blocks[b]->instrs[i]) ||
+                           (f->blocks[b]->instrs[i].origin &&
+                            !strcmp(f->blocks[b]->instrs[i].origin, "stack.column")));
     for (bool first = true;; first = false) {
         ra_positions(&ra);
         ra.r = calloc((size_t)f->nvregs + 1, sizeof *ra.r);
@@ -89,6 +91,7 @@ static void allocate(const RkMModule *m, RkMFunc *f)
         free(ra.allowed);
     }
     ra_resolve(&ra);
+    rk_mir_compact_pool(f); /* a constant given back may now be read in place */
     free(ra.r);
     free(ra.allowed);
     f->nallow = 0; /* met: the output names physical registers only */

@@ -19,7 +19,13 @@
  * When every register of a class is taken, a constant loaded from
  * read-only data that is live but not used here may be rematerialised:
  * its register is freed and the same load repeated right before its next
- * use (in the same block).  A reload is not a spill: nothing is stored.
+ * use (in the same block).  A constant that crosses blocks (rake-isel-x86
+ * hoists a loop's constants to the entry) is given back whole instead:
+ * its readers read the pool in place where they may (lib/mirfold.c) or
+ * share one load per block, and the first load goes.  A stack run's
+ * column pointer (loaded from its descriptor) is given back the same way
+ * when general registers run out.
+ * A reload is not a spill: nothing is stored.
  * Otherwise the function needs more registers than the target has, and
  * is rejected with a located error: Rake never spills. */
 #include <string.h>
@@ -314,6 +320,174 @@ static void rename_from(Ra *ra, int b, int from, int old, int fresh)
         blk->term.reg.reg.num = fresh;
 }
 
+/* Whether v's only write is the constant load `def` (a destructive
+ * instruction may rewrite a loaded copy: that copy can't be reloaded). */
+static int writes_of(const RkMFunc *f, int v, int cls)
+{
+    int n = 0;
+    for (int b = 0; b < f->nblocks; b++)
+        for (int i = 0; i < f->blocks[b]->ninstrs; i++) {
+            const RkMInstr *in = &f->blocks[b]->instrs[i];
+            for (int k = 0; k < in->nops; k++)
+                n += in->ops[k].kind == RK_MO_REG && in->ops[k].def && in->ops[k].reg.virt &&
+                     in->ops[k].reg.cls == cls && in->ops[k].reg.num == v;
+        }
+    return n;
+}
+
+static bool written_once(const RkMFunc *f, int v, int cls) { return writes_of(f, v, cls) == 1; }
+
+static bool reads(const RkMInstr *in, int v, int cls)
+{
+    for (int k = 0; k < in->nops; k++) {
+        const RkMOp *o = &in->ops[k];
+        const RkMReg *regs[3] = {&o->reg, &o->index, &o->mask};
+        for (int j = 0; j < 3; j++)
+            if (regs[j]->virt && regs[j]->cls == cls && regs[j]->num == v &&
+                (j > 0 || o->kind != RK_MO_REG || o->use))
+                return true;
+    }
+    return false;
+}
+
+/* A stack run's column pointer loaded from its descriptor (`movq
+ * 8(%rdi), %rax`, origin stack.column): repeatable while the descriptor's
+ * register holds the same value and nothing writes the pointer fields.  A
+ * run writes only a descriptor's count (stack.set_count, offset 0); a run
+ * calling slow blocks is left alone (they are C). */
+static bool column_load(const Ra *ra, const RkMInstr *in)
+{
+    if (!in || !in->origin || strcmp(in->origin, "stack.column") || in->nops != 2 ||
+        in->ops[1].kind != RK_MO_MEM || !in->ops[1].reg.virt || in->ops[1].index.num >= 0 ||
+        in->ops[1].disp < 8)
+        return false;
+    const RkMFunc *f = ra->f;
+    for (int b = 0; b < f->nblocks; b++)
+        for (int i = 0; i < f->blocks[b]->ninstrs; i++)
+            if (rk_target_insn_is(ra->t, f->blocks[b]->instrs[i].op, RK_I_SLOW))
+                return false;
+    /* the descriptor: an argument (no write) or one load, never rewritten */
+    return writes_of(f, in->ops[1].reg.num, in->ops[1].reg.cls) <= 1;
+}
+
+/* A constant load's value live across blocks, or a column pointer, not
+ * read at `stuck`. */
+static bool split_candidate(Ra *ra, int v, int stuck, int cls)
+{
+    const Range *x = &ra->r[v];
+    if (x->pinned || x->lo < 0 || occurs_at(ra, stuck, v))
+        return false;
+    const RkMInstr *in = ra_instr_at(ra, x->lo);
+    if (!in || in->ops[0].kind != RK_MO_REG || !in->ops[0].reg.virt || in->ops[0].reg.num != v ||
+        in->ops[0].mask.num >= 0 ||
+        !((ra_const_load(in) && x->live_out && !in->ops[0].bits) || column_load(ra, in)))
+        return false;
+    for (int k = 0; k < ra->f->nallow; k++)
+        if (ra->f->allow[k].vreg == v)
+            return false;
+    for (int b = 0; b < ra->f->nblocks; b++) {
+        const RkMBlock *bl = ra->f->blocks[b];
+        for (int j = 0; j < bl->nparams; j++)
+            if (bl->params[j].virt && bl->params[j].cls == cls && bl->params[j].num == v)
+                return false;
+        if (bl->term.on_reg && bl->term.reg.reg.virt && bl->term.reg.reg.num == v)
+            return false;
+    }
+    return written_once(ra->f, v, cls);
+}
+
+/* A load of the constant into a fresh vreg, inserted at `at` of block b. */
+static int reload(Ra *ra, const RkMInstr *def, int b, int at, RkLoc loc, int cls)
+{
+    RkMInstr copy = *def;
+    copy.ops = rk_arena_alloc(&rk_heap, sizeof *copy.ops * (size_t)def->nops);
+    memcpy(copy.ops, def->ops, sizeof *copy.ops * (size_t)def->nops);
+    copy.loc = loc;
+    if (cls == RK_RC_VEC)
+        copy.origin = "remat"; /* a column pointer's reload stays stack.column */
+    int fresh = rk_mir_vreg(ra->f, (RkRegClass)cls);
+    copy.ops[0].reg.num = fresh;
+    rk_mir_insert(ra->f->blocks[b], at, &copy);
+    return fresh;
+}
+
+/* Reads the constant from the pool in place of vector vreg v, if v is
+ * one register operand of `in` that may be memory (lib/mirfold.c). */
+static bool fold_into(Ra *ra, RkMInstr *in, int v, int c)
+{
+    int k = -1, n = 0;
+    for (int j = 0; j < in->nops; j++) {
+        const RkMOp *o = &in->ops[j];
+        const RkMReg *regs[3] = {&o->reg, &o->index, &o->mask};
+        for (int r = 0; r < 3; r++)
+            if (regs[r]->virt && regs[r]->cls == RK_RC_VEC && regs[r]->num == v)
+                n++, k = r == 0 && o->kind == RK_MO_REG ? j : -2;
+    }
+    if (n != 1 || k < 0 || !rk_mir_foldable(ra->t, in, &k, v))
+        return false;
+    int wide = rk_mir_const_wide(ra->f, c, ra->t->regs[RK_RC_VEC].full_bits / 8);
+    if (wide < 0)
+        return false;
+    in->ops[k] = rk_mc(wide);
+    return true;
+}
+
+/* v's every reader reads the constant from the pool where it may
+ * (`mulps .LC(%rip), %xmm1`, as rake-isel-x86 would have folded it) or
+ * gets its own load of it right before it (a jump passing it on, at the
+ * end of its block), and v's load goes. */
+static void rename_in(RkMInstr *in, int v, int fresh, int cls)
+{
+    for (int k = 0; k < in->nops; k++) {
+        RkMReg *regs[3] = {&in->ops[k].reg, &in->ops[k].index, &in->ops[k].mask};
+        for (int j = 0; j < 3; j++)
+            if (regs[j]->virt && regs[j]->cls == cls && regs[j]->num == v)
+                regs[j]->num = fresh;
+    }
+}
+
+/* Readers in one block share a reload, except across `stuck` (a load
+ * before it for a reader after it would hold the register there). */
+static void split(Ra *ra, int v, int stuck, int cls)
+{
+    RkMFunc *f = ra->f;
+    int db = ra->pos.block[ra->r[v].lo], di = ra->r[v].lo - ra->pos.start[db] - 1;
+    int sb = ra->pos.block[stuck], si = stuck - ra->pos.start[sb] - 1;
+    RkMInstr def = f->blocks[db]->instrs[di];
+    def.ops = rk_arena_alloc(&rk_heap, sizeof *def.ops * (size_t)def.nops);
+    memcpy(def.ops, f->blocks[db]->instrs[di].ops, sizeof *def.ops * (size_t)def.nops);
+    RkMBlock *d = f->blocks[db];
+    memmove(&d->instrs[di], &d->instrs[di + 1], sizeof *d->instrs * (size_t)(d->ninstrs - di - 1));
+    d->ninstrs--;
+    if (db == sb && di < si)
+        si--;
+    for (int b = 0; b < f->nblocks; b++) {
+        RkMBlock *bl = f->blocks[b];
+        int fresh = -1, added = 0;
+        for (int i = 0; i < bl->ninstrs; i++) {
+            if (b == sb && i - added == si)
+                fresh = -1;
+            if (!reads(&bl->instrs[i], v, cls))
+                continue;
+            if (cls == RK_RC_VEC && fold_into(ra, &bl->instrs[i], v, (int)def.ops[1].imm))
+                continue;
+            if (fresh < 0) {
+                fresh = reload(ra, &def, b, i, bl->instrs[i].loc, cls);
+                i++, added++;
+            }
+            rename_in(&bl->instrs[i], v, fresh, cls);
+        }
+        if (b == sb && si >= bl->ninstrs - added)
+            fresh = -1;
+        for (int k = 0; k < bl->term.nargs; k++)
+            if (bl->term.args[k].virt && bl->term.args[k].num == v) {
+                if (fresh < 0)
+                    fresh = reload(ra, &def, b, bl->ninstrs, bl->term.loc, cls);
+                bl->term.args[k].num = fresh;
+            }
+    }
+}
+
 bool ra_rematerialise(Ra *ra, int stuck, int cls)
 {
     int victim = -1, victim_next = -1;
@@ -332,8 +506,17 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
             victim_next = next;
         }
     }
-    if (victim < 0)
-        return false;
+    if (victim < 0) {
+        for (int g = 0; g < ra->t->regs[cls].count && victim < 0; g++) {
+            int v = ra->owner[cls][g] - 1;
+            if (v >= 0 && split_candidate(ra, v, stuck, cls))
+                victim = v;
+        }
+        if (victim < 0)
+            return false;
+        split(ra, victim, stuck, cls);
+        return true;
+    }
     RkMFunc *f = ra->f;
     int b = ra->pos.block[victim_next], at = victim_next - ra->pos.start[b] - 1;
     const RkMInstr *def = ra_instr_at(ra, ra->r[victim].lo);
