@@ -507,10 +507,20 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
         }
     }
     if (victim < 0) {
-        for (int g = 0; g < ra->t->regs[cls].count && victim < 0; g++) {
+        /* the one read again last (in the next iteration, for a value a
+         * loop read before this point): fewer reloads go before the
+         * reads that are near */
+        for (int g = 0; g < ra->t->regs[cls].count; g++) {
             int v = ra->owner[cls][g] - 1;
-            if (v >= 0 && split_candidate(ra, v, stuck, cls))
+            if (v < 0 || !split_candidate(ra, v, stuck, cls))
+                continue;
+            int next = stuck + 1;
+            while (next <= ra->r[v].hi && !occurs_at(ra, next, v))
+                next++;
+            if (next > victim_next) {
                 victim = v;
+                victim_next = next;
+            }
         }
         if (victim < 0)
             return false;
