@@ -10,6 +10,7 @@
  * clang keeps such a constant in a register from before the loop.
  *
  * So after a run is selected, every constant load in a block on a cycle
+ * (and every `leaq` of a pool entry's address: AVX2 compaction's table)
  * of the control-flow graph moves to the end of the entry block, which
  * dominates every block; loads of the same pool entry by the same
  * instruction at the same width become one, its readers renamed.  A load
@@ -73,36 +74,50 @@ bool const_load(const RkMInstr *in)
            in->ops[0].def && !in->ops[0].use;
 }
 
-static void count_writes(const RkMInstr *in, int *writes)
+/* A vector constant's load, or a general register loaded with a pool
+ * entry's address (`leaq .LC(%rip)`: AVX2 compaction's table of lane
+ * orders). */
+static bool hoistable(const RkMInstr *in)
+{
+    return const_load(in) ||
+           (in->op && in->nops == 2 && in->ops[1].kind == RK_MO_CONST &&
+            in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
+            in->ops[0].reg.cls == RK_RC_GPR && (!in->ops[0].bits || in->ops[0].bits == 64) &&
+            in->ops[0].def &&
+            !in->ops[0].use);
+}
+
+/* writes per vreg of each class: writes[cls][num] */
+static void count_writes(const RkMInstr *in, int **writes)
 {
     for (int k = 0; k < in->nops; k++) {
         const RkMOp *o = &in->ops[k];
-        if (o->kind == RK_MO_REG && o->def && o->reg.virt && o->reg.cls == RK_RC_VEC)
-            writes[o->reg.num]++;
+        if (o->kind == RK_MO_REG && o->def && o->reg.virt && o->reg.cls < RK_RC_COUNT)
+            writes[o->reg.cls][o->reg.num]++;
     }
 }
 
-static void rename_reg(RkMReg *r, int from, int to)
+static void rename_reg(RkMReg *r, int cls, int from, int to)
 {
-    if (r->virt && r->cls == RK_RC_VEC && r->num == from)
+    if (r->virt && r->cls == cls && r->num == from)
         r->num = to;
 }
 
-static void rename_all(RkMFunc *mf, int from, int to)
+static void rename_all(RkMFunc *mf, int cls, int from, int to)
 {
     for (int b = 0; b < mf->nblocks; b++) {
         RkMBlock *bl = mf->blocks[b];
         for (int i = 0; i < bl->ninstrs; i++)
             for (int k = 0; k < bl->instrs[i].nops; k++) {
                 RkMOp *o = &bl->instrs[i].ops[k];
-                rename_reg(&o->reg, from, to);
-                rename_reg(&o->index, from, to);
-                rename_reg(&o->mask, from, to);
+                rename_reg(&o->reg, cls, from, to);
+                rename_reg(&o->index, cls, from, to);
+                rename_reg(&o->mask, cls, from, to);
             }
         for (int k = 0; k < bl->term.nargs; k++)
-            rename_reg(&bl->term.args[k], from, to);
+            rename_reg(&bl->term.args[k], cls, from, to);
         if (bl->term.on_reg)
-            rename_reg(&bl->term.reg.reg, from, to);
+            rename_reg(&bl->term.reg.reg, cls, from, to);
     }
 }
 
@@ -111,7 +126,8 @@ static const RkMInstr *same_load(const RkMBlock *entry, int from, const RkMInstr
 {
     for (int i = from; i < entry->ninstrs; i++) {
         const RkMInstr *h = &entry->instrs[i];
-        if (!strcmp(h->op, in->op) && h->ops[1].imm == in->ops[1].imm)
+        if (!strcmp(h->op, in->op) && h->ops[1].imm == in->ops[1].imm &&
+            h->ops[0].reg.cls == in->ops[0].reg.cls)
             return h;
     }
     return NULL;
@@ -120,8 +136,11 @@ static const RkMInstr *same_load(const RkMBlock *entry, int from, const RkMInstr
 void hoist_constants(RkMFunc *mf)
 {
     bool *loop = loop_blocks(mf);
-    int *writes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(mf->nvregs + 1));
-    memset(writes, 0, sizeof(int) * (size_t)(mf->nvregs + 1));
+    int *writes[RK_RC_COUNT];
+    for (int c = 0; c < RK_RC_COUNT; c++) {
+        writes[c] = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(mf->nvregs + 1));
+        memset(writes[c], 0, sizeof(int) * (size_t)(mf->nvregs + 1));
+    }
     for (int b = 0; b < mf->nblocks; b++)
         for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
             count_writes(&mf->blocks[b]->instrs[i], writes);
@@ -134,13 +153,13 @@ void hoist_constants(RkMFunc *mf)
         int n = 0;
         for (int i = 0; i < bl->ninstrs; i++) {
             RkMInstr in = bl->instrs[i];
-            if (!const_load(&in) || writes[in.ops[0].reg.num] != 1) {
+            if (!hoistable(&in) || writes[in.ops[0].reg.cls][in.ops[0].reg.num] != 1) {
                 bl->instrs[n++] = in;
                 continue;
             }
             const RkMInstr *h = same_load(entry, first, &in);
             if (h)
-                rename_all(mf, in.ops[0].reg.num, h->ops[0].reg.num);
+                rename_all(mf, in.ops[0].reg.cls, in.ops[0].reg.num, h->ops[0].reg.num);
             else
                 rk_mir_insert(entry, entry->ninstrs, &in);
         }

@@ -380,7 +380,9 @@ static bool split_candidate(Ra *ra, int v, int stuck, int cls)
     const RkMInstr *in = ra_instr_at(ra, x->lo);
     if (!in || in->ops[0].kind != RK_MO_REG || !in->ops[0].reg.virt || in->ops[0].reg.num != v ||
         in->ops[0].mask.num >= 0 ||
-        !((ra_const_load(in) && x->live_out && !in->ops[0].bits) || column_load(ra, in)))
+        !((ra_const_load(in) && x->live_out &&
+           (!in->ops[0].bits || in->ops[0].bits == ra->t->regs[cls].full_bits)) ||
+          column_load(ra, in)))
         return false;
     for (int k = 0; k < ra->f->nallow; k++)
         if (ra->f->allow[k].vreg == v)
