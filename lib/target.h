@@ -143,6 +143,10 @@ typedef struct RkTarget {
     uint64_t evex_index;      /* GPRs that may index an EVEX memory operand whatever its
                                  base (Capstone 4 decodes none whose base and index are
                                  both r8-r15); 0: the profile has no EVEX operands */
+    uint64_t evex_nds;        /* vector registers that may be the first source (EVEX.vvvv)
+                                 of an instruction with an indexed memory operand:
+                                 Capstone 4 reads EVEX.V' as the index's high bit, so
+                                 with zmm16-31 there it decodes (%rcx,%xmm6,4) */
     const RkInsnDesc *insns;  /* the family's table, NULL-mnem terminated */
     /* An RK_I_PREDICATE comparison's predicate for its sources swapped
      * (a < b as b > a), or -1 if the family has none for it. */

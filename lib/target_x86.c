@@ -334,6 +334,8 @@ const RkTarget rk_target_x86[3] = {
               {8, BIT(0), 0, mask_order, 16, mask_views, "kmovw"}},
      /* rax rcx rdx rbx rbp rsi rdi: no REX.X, so r8-r15 may be the base */
      .evex_index = BIT(0) | BIT(1) | BIT(2) | BIT(3) | BIT(5) | BIT(6) | BIT(7),
+     /* zmm0-15: vpaddd (%rcx,%rsi,4), %zmm16, %zmm1 decodes as (%rcx,%xmm6,4) */
+     .evex_nds = 0xffffull,
      .zeroupper = "vzeroupper",
      .slow = &slow_avx,
      X86_COMMON},

@@ -267,6 +267,26 @@ static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
  * (vmovaps, even zero-masking, wants its memory aligned), and never
  * across a store, so the value read is the one the load would have
  * read. */
+/* AVX-512: an instruction with an indexed memory operand keeps its first
+ * source (EVEX.vvvv, operand 1 of a three-operand form) in the registers
+ * the target's evex_nds allows; after fold_loads, which makes most of
+ * those memory operands. */
+void limit_nds(RkMFunc *mf, const RkTarget *t)
+{
+    if (!t->evex_nds)
+        return;
+    for (int b = 0; b < mf->nblocks; b++)
+        for (int i = 0; i < mf->blocks[b]->ninstrs; i++) {
+            const RkMInstr *in = &mf->blocks[b]->instrs[i];
+            bool indexed = false;
+            for (int k = 0; k < in->nops; k++)
+                indexed |= in->ops[k].kind == RK_MO_MEM && in->ops[k].index.num >= 0;
+            const RkMOp *nds = in->nops >= 3 ? &in->ops[1] : NULL;
+            if (indexed && nds && nds->kind == RK_MO_REG && nds->reg.virt && nds->reg.cls == RK_RC_VEC)
+                rk_mir_vreg_allow(mf, nds->reg.num, t->evex_nds);
+        }
+}
+
 void fold_loads(RkMFunc *mf, const RkTarget *t)
 {
     int *reads = read_counts(mf);

@@ -98,6 +98,7 @@ void hoist_constants(RkMFunc *mf);
 
 /* fold.c: constants read straight from the pool where x86 allows it */
 void fold_loads(RkMFunc *mf, const RkTarget *t);
+void limit_nds(RkMFunc *mf, const RkTarget *t); /* AVX-512: Capstone's EVEX.V' reading */
 void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes);
 
 /* slow.c */

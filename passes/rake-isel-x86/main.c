@@ -285,6 +285,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         fold_constants(mf, S->target, S->profile->lanes * 4);
         if (S->level != SSE2)
             fold_loads(mf, S->target);
+        limit_nds(mf, S->target);
         return;
     }
     if (b->term.kind != RK_TERM_RET || b->term.value < 0)
