@@ -324,9 +324,21 @@ static bool signed_convert(Fn *x)
             RkInstr *in = b->instrs[j];
             if (in->opc != RK_OP_RACK_TO_F32 || !small_unsigned(x, in->args[0], n))
                 continue;
-            RkInstr *c = insert_before(b, in, x->f, RK_OP_RACK_BITCAST, rk_ty_rack(RK_E_I32),
+            /* a bitcast is no fusable operation: it goes before the
+             * conversion's fused region (whose instructions are
+             * contiguous), not into it; the load it reads is before too */
+            RkInstr *at = in;
+            for (int k = j - 1; in->fused >= 0 && k >= 0; k--) {
+                const RkInstr *p = b->instrs[k];
+                if (p->fused == in->fused)
+                    at = b->instrs[k];
+                else if (!(p->fused < 0 && rk_nir_is_constant(p)))
+                    break; /* constants may sit inside a region */
+            }
+            RkInstr *c = insert_before(b, at, x->f, RK_OP_RACK_BITCAST, rk_ty_rack(RK_E_I32),
                                        &in->args[0], 1);
-            c->fused = -1; /* a bitcast is no fusable operation: outside the region */
+            c->fused = -1;
+            j++; /* in moved one down */
             in->args[0] = c->id;
             changed = true;
         }
