@@ -486,12 +486,6 @@ static int *layout(const RkMFunc *f)
     return order;
 }
 
-static bool is_branch(const RkTarget *t, const RkMInstr *in)
-{
-    const RkInsnDesc *d = rk_target_insn(t, in->op);
-    return d && (d->flags & RK_I_BRANCH);
-}
-
 /* Loop heads: emitted blocks that a conditional branch at or after their
  * first instruction goes to (a rotated loop's back edge).  Forward
  * branches and jumps (a join, an edge placed after the return jumping
@@ -505,7 +499,7 @@ static void mark_loop_heads(RkMFlat *out, const RkMFunc *f, const RkTarget *t)
         return;
     for (int i = 0; i < out->n; i++) {
         const RkMInstr *in = &out->ins[i];
-        if (!is_branch(t, in) || !strcmp(in->op, t->jump))
+        if (!rk_target_insn_is(t, in->op, RK_I_BRANCH) || !strcmp(in->op, t->jump))
             continue;
         for (int k = 0; k < in->nops; k++) {
             const RkMOp *o = &in->ops[k];
@@ -548,6 +542,29 @@ RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
     }
     mark_loop_heads(&fl.out, f, t);
     return fl.out;
+}
+
+static void rename_reg(RkMReg *r, int from, int to)
+{
+    if (r->virt && r->num == from)
+        r->num = to;
+}
+
+void rk_mir_rename(RkMInstr *in, int from, int to)
+{
+    for (int k = 0; k < in->nops; k++) {
+        rename_reg(&in->ops[k].reg, from, to);
+        rename_reg(&in->ops[k].index, from, to);
+        rename_reg(&in->ops[k].mask, from, to);
+    }
+}
+
+void rk_mir_rename_term(RkMTerm *t, int from, int to)
+{
+    for (int k = 0; k < t->nargs; k++)
+        rename_reg(&t->args[k], from, to);
+    if (t->on_reg)
+        rename_reg(&t->reg.reg, from, to);
 }
 
 /* --- the listing ------------------------------------------------------------------ */

@@ -191,7 +191,17 @@ RkMOp rk_mmem(RkMReg base, RkMReg index, int scale, int64_t disp, int bits, bool
 RkMOp rk_mmask(RkMOp o, RkMReg mask, bool zero);
 bool rk_mreg_eq(RkMReg a, RkMReg b);
 
+/* renaming: every operand (register, base, index, mask) of in, or every
+ * argument and tested register of t, naming virtual register `from`
+ * names `to` instead (vreg numbers are unique across classes) */
+void rk_mir_rename(RkMInstr *in, int from, int to);
+void rk_mir_rename_term(RkMTerm *t, int from, int to);
+
 /* constants as memory operands (mirfold.c) */
+/* A pure load of a pool constant into a register (movaps, vbroadcastss,
+ * leaq .LC(%rip)): repeatable.  An instruction that reads a constant
+ * operand and its destination (`addps .LC(%rip), %xmm1`) is not. */
+bool rk_mir_const_load(const RkMInstr *in);
 /* Whether operand *k of in (vector vreg v) may be a memory operand; a
  * commuting instruction's or a comparison's sources may be swapped to
  * allow it, and *k follows the swap. */

@@ -26,6 +26,12 @@ static int memsrc_index(const RkMInstr *in)
     return in->nops == 4 && last == 3 ? 2 : last;
 }
 
+bool rk_mir_const_load(const RkMInstr *in)
+{
+    return in && in->op && in->nops == 2 && in->ops[1].kind == RK_MO_CONST && in->ops[0].def &&
+           !in->ops[0].use;
+}
+
 static bool is_vreg(const RkMOp *o, int v)
 {
     return o->kind == RK_MO_REG && o->reg.virt && o->reg.cls == RK_RC_VEC && o->reg.num == v;

@@ -63,7 +63,8 @@ static bool is_vreg(const RkMOp *o, int v)
     return o->kind == RK_MO_REG && o->reg.virt && o->reg.cls == RK_RC_VEC && o->reg.num == v;
 }
 
-/* loop: the blocks on a cycle (hoist.c); in_loop: whether the load's is */
+/* loop: the blocks on a cycle (hoist.c; NULL: a kernel, no loops);
+ * in_loop: whether the load's is */
 static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
                      const bool *loop, bool in_loop)
 {
@@ -78,7 +79,7 @@ static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
             RkMInstr *in = &bl->instrs[i];
             for (int k = 0; k < in->nops; k++)
                 if (in != load && is_vreg(&in->ops[k], v)) {
-                    if (loop[b] && !in_loop)
+                    if (loop && loop[b] && !in_loop)
                         return; /* hoisted out of a loop that reads it: keep the register */
                     add_use(&u, in, k);
                 }
@@ -298,14 +299,13 @@ void fold_loads(RkMFunc *mf, const RkTarget *t)
     drop_removed(mf);
 }
 
-void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes)
+void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes, const bool *loop)
 {
-    bool *loop = loop_blocks(mf);
     for (int b = 0; b < mf->nblocks; b++)
         for (int i = 0; i < mf->blocks[b]->ninstrs; i++) {
             RkMInstr *in = &mf->blocks[b]->instrs[i];
             if (const_load(in))
-                fold_one(mf, t, in, vector_bytes, loop, loop[b]);
+                fold_one(mf, t, in, vector_bytes, loop, loop && loop[b]);
         }
     drop_removed(mf);
     prune_dead(mf, t);

@@ -66,58 +66,42 @@ bool *loop_blocks(const RkMFunc *mf)
     return loop;
 }
 
-bool const_load(const RkMInstr *in)
+/* A pool constant's load into a whole virtual register of class cls
+ * (general registers: 64 bits), unmasked. */
+static bool loads_whole(const RkMInstr *in, int cls)
 {
-    return in->op && in->nops == 2 && in->ops[1].kind == RK_MO_CONST &&
-           in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
-           in->ops[0].reg.cls == RK_RC_VEC && !in->ops[0].bits && in->ops[0].mask.num < 0 &&
-           in->ops[0].def && !in->ops[0].use;
+    const RkMOp *d = &in->ops[0];
+    return rk_mir_const_load(in) && d->kind == RK_MO_REG && d->reg.virt && d->reg.cls == cls &&
+           d->mask.num < 0 && (!d->bits || (cls == RK_RC_GPR && d->bits == 64));
 }
+
+bool const_load(const RkMInstr *in) { return loads_whole(in, RK_RC_VEC); }
 
 /* A vector constant's load, or a general register loaded with a pool
  * entry's address (`leaq .LC(%rip)`: AVX2 compaction's table of lane
  * orders). */
 static bool hoistable(const RkMInstr *in)
 {
-    return const_load(in) ||
-           (in->op && in->nops == 2 && in->ops[1].kind == RK_MO_CONST &&
-            in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
-            in->ops[0].reg.cls == RK_RC_GPR && (!in->ops[0].bits || in->ops[0].bits == 64) &&
-            in->ops[0].def &&
-            !in->ops[0].use);
+    return loads_whole(in, RK_RC_VEC) || loads_whole(in, RK_RC_GPR);
 }
 
-/* writes per vreg of each class: writes[cls][num] */
-static void count_writes(const RkMInstr *in, int **writes)
+/* writes per vreg (their numbers are unique across classes) */
+static void count_writes(const RkMInstr *in, int *writes)
 {
     for (int k = 0; k < in->nops; k++) {
         const RkMOp *o = &in->ops[k];
-        if (o->kind == RK_MO_REG && o->def && o->reg.virt && o->reg.cls < RK_RC_COUNT)
-            writes[o->reg.cls][o->reg.num]++;
+        if (o->kind == RK_MO_REG && o->def && o->reg.virt)
+            writes[o->reg.num]++;
     }
 }
 
-static void rename_reg(RkMReg *r, int cls, int from, int to)
-{
-    if (r->virt && r->cls == cls && r->num == from)
-        r->num = to;
-}
-
-static void rename_all(RkMFunc *mf, int cls, int from, int to)
+static void rename_all(RkMFunc *mf, int from, int to)
 {
     for (int b = 0; b < mf->nblocks; b++) {
         RkMBlock *bl = mf->blocks[b];
         for (int i = 0; i < bl->ninstrs; i++)
-            for (int k = 0; k < bl->instrs[i].nops; k++) {
-                RkMOp *o = &bl->instrs[i].ops[k];
-                rename_reg(&o->reg, cls, from, to);
-                rename_reg(&o->index, cls, from, to);
-                rename_reg(&o->mask, cls, from, to);
-            }
-        for (int k = 0; k < bl->term.nargs; k++)
-            rename_reg(&bl->term.args[k], cls, from, to);
-        if (bl->term.on_reg)
-            rename_reg(&bl->term.reg.reg, cls, from, to);
+            rk_mir_rename(&bl->instrs[i], from, to);
+        rk_mir_rename_term(&bl->term, from, to);
     }
 }
 
@@ -133,14 +117,10 @@ static const RkMInstr *same_load(const RkMBlock *entry, int from, const RkMInstr
     return NULL;
 }
 
-void hoist_constants(RkMFunc *mf)
+void hoist_constants(RkMFunc *mf, const bool *loop)
 {
-    bool *loop = loop_blocks(mf);
-    int *writes[RK_RC_COUNT];
-    for (int c = 0; c < RK_RC_COUNT; c++) {
-        writes[c] = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(mf->nvregs + 1));
-        memset(writes[c], 0, sizeof(int) * (size_t)(mf->nvregs + 1));
-    }
+    int *writes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(mf->nvregs + 1));
+    memset(writes, 0, sizeof(int) * (size_t)(mf->nvregs + 1));
     for (int b = 0; b < mf->nblocks; b++)
         for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
             count_writes(&mf->blocks[b]->instrs[i], writes);
@@ -153,13 +133,13 @@ void hoist_constants(RkMFunc *mf)
         int n = 0;
         for (int i = 0; i < bl->ninstrs; i++) {
             RkMInstr in = bl->instrs[i];
-            if (!hoistable(&in) || writes[in.ops[0].reg.cls][in.ops[0].reg.num] != 1) {
+            if (!hoistable(&in) || writes[in.ops[0].reg.num] != 1) {
                 bl->instrs[n++] = in;
                 continue;
             }
             const RkMInstr *h = same_load(entry, first, &in);
             if (h)
-                rename_all(mf, in.ops[0].reg.cls, in.ops[0].reg.num, h->ops[0].reg.num);
+                rename_all(mf, in.ops[0].reg.num, h->ops[0].reg.num);
             else
                 rk_mir_insert(entry, entry->ninstrs, &in);
         }

@@ -94,12 +94,12 @@ void select_run(RkFunc *nf, RkMFunc *mf);
 /* hoist.c: constant loads leave loops for the entry block */
 bool *loop_blocks(const RkMFunc *mf);    /* per block: on a cycle of the CFG */
 bool const_load(const RkMInstr *in);     /* a pure load of a pool constant into a vector vreg */
-void hoist_constants(RkMFunc *mf);
+void hoist_constants(RkMFunc *mf, const bool *loop);
 
 /* fold.c: constants read straight from the pool where x86 allows it */
 void fold_loads(RkMFunc *mf, const RkTarget *t);
 void limit_nds(RkMFunc *mf, const RkTarget *t); /* AVX-512: Capstone's EVEX.V' reading */
-void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes);
+void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes, const bool *loop);
 
 /* slow.c */
 int select_slow_call(RkInstr *in);

@@ -281,8 +281,9 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         mf->result = rk_mreg(RK_RC_VEC, false, -1);
         mf->result_type = "void";
         select_run(nf, mf);
-        hoist_constants(mf);
-        fold_constants(mf, S->target, S->profile->lanes * 4);
+        bool *loop = loop_blocks(mf); /* hoisting changes no edge */
+        hoist_constants(mf, loop);
+        fold_constants(mf, S->target, S->profile->lanes * 4, loop);
         if (S->level != SSE2)
             fold_loads(mf, S->target);
         limit_nds(mf, S->target);
@@ -303,7 +304,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
     }
     result(nf, mf, b->term.value, bitmask_of);
     mf->blocks[0]->term.loc = nf->loc;
-    fold_constants(mf, S->target, S->profile->lanes * 4);
+    fold_constants(mf, S->target, S->profile->lanes * 4, NULL);
 }
 
 int main(int argc, char **argv)

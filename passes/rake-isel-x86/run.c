@@ -417,7 +417,6 @@ static int widen_packed(int x, int bytes, bool sign);
  * general register (its extension to 16 bits is the word's). */
 static int lane_insert(Addr a, int k, bool sign, int x)
 {
-    int d = fresh();
     if (S->level == SSE2) {
         RkMOp src = mem(a, k, 16, false);
         if (a.scale == 1) {
@@ -425,10 +424,11 @@ static int lane_insert(Addr a, int k, bool sign, int x)
             ins(widen_load(1, sign), 2, gw(r, 32), mem(a, k, 8, false));
             src = gr(r, 32);
         }
-        ins("movaps", 2, rk_mvd(d), rk_mv(x));
+        int d = vmov(x);
         ins("pinsrw", 3, rk_mvu(d), src, rk_mi(k));
         return d;
     }
+    int d = fresh();
     ins(a.scale == 1 ? "vpinsrb" : "vpinsrw", 4, rk_mvx(rk_mvd(d)), rk_mvx(rk_mv(x)),
         mem(a, k, a.scale * 8, false), rk_mi(k));
     return d;

@@ -68,9 +68,8 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     int budget = 16;
     for (int b = 0; b < f->nblocks; b++)
         for (int i = 0; i < f->blocks[b]->ninstrs; i++)
-            budget += 4 * (ra_const_load(&f->blocks[b]->instrs[i]) ||
-                           (f->blocks[b]->instrs[i].origin &&
-                            !strcmp(f->blocks[b]->instrs[i].origin, "stack.column")));
+            budget += 4 * (rk_mir_const_load(&f->blocks[b]->instrs[i]) ||
+                           ra_column_load(&f->blocks[b]->instrs[i]));
     for (bool first = true;; first = false) {
         ra_positions(&ra);
         ra.r = calloc((size_t)f->nvregs + 1, sizeof *ra.r);

@@ -72,7 +72,7 @@ RkMInstr *ra_instr_at(Ra *ra, int pos); /* NULL for a block entry or terminator 
 int ra_scan(Ra *ra, int *cls);
 void ra_holders(Ra *ra, int pos); /* owner[][] at pos */
 bool ra_rematerialise(Ra *ra, int stuck, int cls);
-bool ra_const_load(const RkMInstr *in); /* a load from the constant pool */
+bool ra_column_load(const RkMInstr *in); /* a stack run's column pointer from its descriptor */
 _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls);
 
 /* commute.c: true if it swapped operands (the intervals are then stale) */

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "nirops.h"
 #include "ra.h"
 
 static bool fixed_conflict(Ra *ra, int cls, int num, const Range *x)
@@ -258,13 +259,12 @@ int ra_scan(Ra *ra, int *cls)
 
 /* --- rematerialisation --------------------------------------------------------------- */
 
-/* A pure load of a pool constant (movaps, vbroadcastss): repeatable.  An
- * instruction that reads a constant operand and its destination
- * (`addps .LC(%rip), %xmm1`) is not. */
-bool ra_const_load(const RkMInstr *in)
+/* Whether `in` writes virtual register v whole and unmasked from one
+ * source: the definitions a reload may repeat. */
+static bool defines(const RkMInstr *in, int v)
 {
-    return in && in->nops == 2 && in->ops[1].kind == RK_MO_CONST && in->ops[0].def &&
-           !in->ops[0].use;
+    return in && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
+           in->ops[0].reg.num == v && in->ops[0].mask.num < 0;
 }
 
 static bool occurs_at(Ra *ra, int pos, int v)
@@ -279,6 +279,16 @@ static bool occurs_at(Ra *ra, int pos, int v)
     return false;
 }
 
+/* The first position after `stuck` at which v occurs (past its range:
+ * its next read is in a later iteration, or none). */
+static int next_use(Ra *ra, int v, int stuck)
+{
+    int next = stuck + 1;
+    while (next <= ra->r[v].hi && !occurs_at(ra, next, v))
+        next++;
+    return next;
+}
+
 /* A value defined by a constant load and nothing else, in one block. */
 static bool remat_candidate(Ra *ra, int v)
 {
@@ -286,8 +296,7 @@ static bool remat_candidate(Ra *ra, int v)
     if (x->pinned || x->live_out || x->lo < 0 || ra->pos.block[x->lo] != ra->pos.block[x->hi])
         return false;
     const RkMInstr *in = ra_instr_at(ra, x->lo);
-    if (!(ra_const_load(in) && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
-          in->ops[0].reg.num == v && in->ops[0].mask.num < 0 && !in->ops[0].bits))
+    if (!(rk_mir_const_load(in) && defines(in, v) && !in->ops[0].bits))
         return false;
     /* a loaded copy that a destructive operation then rewrites (movaps
      * .LC(%rip), %xmm1; andps %xmm2, %xmm1) holds the constant only
@@ -306,22 +315,12 @@ static void rename_from(Ra *ra, int b, int from, int old, int fresh)
 {
     RkMBlock *blk = ra->f->blocks[b];
     for (int i = from; i < blk->ninstrs; i++)
-        for (int k = 0; k < blk->instrs[i].nops; k++) {
-            RkMOp *o = &blk->instrs[i].ops[k];
-            RkMReg *regs[3] = {&o->reg, &o->index, &o->mask};
-            for (int j = 0; j < 3; j++)
-                if (regs[j]->virt && regs[j]->num == old)
-                    regs[j]->num = fresh;
-        }
-    for (int k = 0; k < blk->term.nargs; k++)
-        if (blk->term.args[k].num == old)
-            blk->term.args[k].num = fresh;
-    if (blk->term.on_reg && blk->term.reg.reg.virt && blk->term.reg.reg.num == old)
-        blk->term.reg.reg.num = fresh;
+        rk_mir_rename(&blk->instrs[i], old, fresh);
+    rk_mir_rename_term(&blk->term, old, fresh);
 }
 
-/* Whether v's only write is the constant load `def` (a destructive
- * instruction may rewrite a loaded copy: that copy can't be reloaded). */
+/* The instructions writing v (a destructive instruction may rewrite a
+ * loaded copy: that copy can't be reloaded). */
 static int writes_of(const RkMFunc *f, int v, int cls)
 {
     int n = 0;
@@ -350,16 +349,21 @@ static bool reads(const RkMInstr *in, int v, int cls)
     return false;
 }
 
-/* A stack run's column pointer loaded from its descriptor (`movq
- * 8(%rdi), %rax`, origin stack.column): repeatable while the descriptor's
- * register holds the same value and nothing writes the pointer fields.  A
- * run writes only a descriptor's count (stack.set_count, offset 0); a run
+bool ra_column_load(const RkMInstr *in)
+{
+    return in && in->origin && !strcmp(in->origin, rk_nir_op_name(RK_OP_STACK_COLUMN)) &&
+           in->nops == 2 &&
+           in->ops[1].kind == RK_MO_MEM && in->ops[1].reg.virt && in->ops[1].index.num < 0 &&
+           in->ops[1].disp >= 8;
+}
+
+/* A column pointer's load is repeatable while the descriptor's register
+ * holds the same value and nothing writes the pointer fields.  A run
+ * writes only a descriptor's count (stack.set_count, offset 0); a run
  * calling slow blocks is left alone (they are C). */
 static bool column_load(const Ra *ra, const RkMInstr *in)
 {
-    if (!in || !in->origin || strcmp(in->origin, "stack.column") || in->nops != 2 ||
-        in->ops[1].kind != RK_MO_MEM || !in->ops[1].reg.virt || in->ops[1].index.num >= 0 ||
-        in->ops[1].disp < 8)
+    if (!ra_column_load(in))
         return false;
     const RkMFunc *f = ra->f;
     for (int b = 0; b < f->nblocks; b++)
@@ -378,9 +382,8 @@ static bool split_candidate(Ra *ra, int v, int stuck, int cls)
     if (x->pinned || x->lo < 0 || occurs_at(ra, stuck, v))
         return false;
     const RkMInstr *in = ra_instr_at(ra, x->lo);
-    if (!in || in->ops[0].kind != RK_MO_REG || !in->ops[0].reg.virt || in->ops[0].reg.num != v ||
-        in->ops[0].mask.num >= 0 ||
-        !((ra_const_load(in) && x->live_out &&
+    if (!defines(in, v) ||
+        !((rk_mir_const_load(in) && x->live_out &&
            (!in->ops[0].bits || in->ops[0].bits == ra->t->regs[cls].full_bits)) ||
           column_load(ra, in)))
         return false;
@@ -436,20 +439,10 @@ static bool fold_into(Ra *ra, RkMInstr *in, int v, int c)
 
 /* v's every reader reads the constant from the pool where it may
  * (`mulps .LC(%rip), %xmm1`, as rake-isel-x86 would have folded it) or
- * gets its own load of it right before it (a jump passing it on, at the
- * end of its block), and v's load goes. */
-static void rename_in(RkMInstr *in, int v, int fresh, int cls)
-{
-    for (int k = 0; k < in->nops; k++) {
-        RkMReg *regs[3] = {&in->ops[k].reg, &in->ops[k].index, &in->ops[k].mask};
-        for (int j = 0; j < 3; j++)
-            if (regs[j]->virt && regs[j]->cls == cls && regs[j]->num == v)
-                regs[j]->num = fresh;
-    }
-}
-
-/* Readers in one block share a reload, except across `stuck` (a load
- * before it for a reader after it would hold the register there). */
+ * loads it again right before it (a jump passing it on, at the end of its
+ * block), and v's load goes.  Readers in one block share a reload, except
+ * across `stuck` (a load before it for a reader after it would hold the
+ * register there). */
 static void split(Ra *ra, int v, int stuck, int cls)
 {
     RkMFunc *f = ra->f;
@@ -477,7 +470,7 @@ static void split(Ra *ra, int v, int stuck, int cls)
                 fresh = reload(ra, &def, b, i, bl->instrs[i].loc, cls);
                 i++, added++;
             }
-            rename_in(&bl->instrs[i], v, fresh, cls);
+            rk_mir_rename(&bl->instrs[i], v, fresh);
         }
         if (b == sb && si >= bl->ninstrs - added)
             fresh = -1;
@@ -497,9 +490,7 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
         int v = ra->owner[cls][g] - 1;
         if (v < 0 || !remat_candidate(ra, v) || occurs_at(ra, stuck, v))
             continue;
-        int next = stuck + 1;
-        while (next <= ra->r[v].hi && !occurs_at(ra, next, v))
-            next++;
+        int next = next_use(ra, v, stuck);
         /* a reload right after the stuck position would need a register there */
         if (next > ra->r[v].hi || next == stuck + 1 || !ra_instr_at(ra, next))
             continue;
@@ -516,9 +507,7 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
             int v = ra->owner[cls][g] - 1;
             if (v < 0 || !split_candidate(ra, v, stuck, cls))
                 continue;
-            int next = stuck + 1;
-            while (next <= ra->r[v].hi && !occurs_at(ra, next, v))
-                next++;
+            int next = next_use(ra, v, stuck);
             if (next > victim_next) {
                 victim = v;
                 victim_next = next;
