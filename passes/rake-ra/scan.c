@@ -105,10 +105,29 @@ static bool usable(Ra *ra, int cls, int num, int v)
            !fixed_conflict(ra, cls, num, &ra->r[v]);
 }
 
-/* The register of v's partner across an edge, or -1. */
+/* The register of some argument already allocated that a jump passes
+ * to parameter k of block to, or -1. */
+static int sibling_reg(Ra *ra, int to, int k)
+{
+    RkMFunc *f = ra->f;
+    for (int b = 0; b < f->nblocks; b++) {
+        RkMTerm *t = &f->blocks[b]->term;
+        if (t->kind == RK_MT_JUMP && t->then == to && ra->r[t->args[k].num].reg >= 0)
+            return ra->r[t->args[k].num].reg;
+    }
+    return -1;
+}
+
+/* The register of v's partner across an edge, or -1.  An argument whose
+ * parameter has no register yet (the join comes later in position order)
+ * takes the register of a sibling argument, one another jump passes to
+ * the same parameter: the arms of a branch that each permute a value
+ * then leave it where the join will want it (the identity arm passes
+ * the value itself), and the join needs no moves. */
 static int edge_hint(Ra *ra, int v)
 {
     RkMFunc *f = ra->f;
+    int late = -1;
     for (int b = 0; b < f->nblocks; b++) {
         RkMTerm *t = &f->blocks[b]->term;
         if (t->kind != RK_MT_JUMP)
@@ -120,9 +139,11 @@ static int edge_hint(Ra *ra, int v)
                                                  : -1;
             if (other >= 0 && ra->r[other].reg >= 0)
                 return ra->r[other].reg;
+            if (other >= 0 && late < 0 && t->args[k].num == v)
+                late = sibling_reg(ra, t->then, k);
         }
     }
-    return -1;
+    return late;
 }
 
 /* How many registers of set v could take now. */
@@ -192,8 +213,9 @@ static int occurrences(Ra *ra, int pos, int *out, int cap)
     } else {
         for (int k = 0; k < blk->term.nargs; k++)
             ADD(blk->term.args[k]);
-        if (blk->term.kind == RK_MT_BRANCH && blk->term.on_reg)
-            ADD(blk->term.reg.reg);
+        const RkMOp *tr = rk_mir_term_reg(&blk->term);
+        if (tr)
+            ADD(tr->reg);
     }
 #undef ADD
     return n;
