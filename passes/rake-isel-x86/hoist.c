@@ -28,42 +28,58 @@
 #include "arena.h"
 #include "isel.h"
 
-static int successors(const RkMBlock *b, int *s)
-{
-    if (b->term.kind == RK_MT_JUMP)
-        return s[0] = b->term.then, 1;
-    if (b->term.kind == RK_MT_BRANCH)
-        return s[0] = b->term.then, s[1] = b->term.els, 2;
-    return 0;
-}
+/* Blocks on a cycle of the CFG, by Tarjan's strongly connected
+ * components (linear in blocks and edges): a block is on one when its
+ * component has another block or an edge to itself. */
+typedef struct Scc {
+    const RkMFunc *mf;
+    int *index, *low, *stack, n, next;
+    bool *on_stack, *loop;
+} Scc;
 
-/* Whether block b can reach itself. */
-static bool on_cycle(const RkMFunc *mf, int b, bool *seen, int *stack)
+static void connect(Scc *g, int b)
 {
-    memset(seen, 0, sizeof(bool) * (size_t)mf->nblocks);
-    int n = 0, s[2];
-    for (int k = successors(mf->blocks[b], s); k-- > 0;)
-        if (!seen[s[k]])
-            seen[s[k]] = true, stack[n++] = s[k];
-    while (n) {
-        int x = stack[--n];
-        if (x == b)
-            return true;
-        for (int k = successors(mf->blocks[x], s); k-- > 0;)
-            if (!seen[s[k]])
-                seen[s[k]] = true, stack[n++] = s[k];
+    g->index[b] = g->low[b] = g->next++;
+    g->stack[g->n++] = b;
+    g->on_stack[b] = true;
+    const RkMTerm *t = &g->mf->blocks[b]->term;
+    for (int k = 0; k < rk_mir_nsuccs(t); k++) {
+        int s = rk_mir_succ(t, k);
+        if (s == b)
+            g->loop[b] = true;
+        if (g->index[s] < 0) {
+            connect(g, s);
+            if (g->low[s] < g->low[b])
+                g->low[b] = g->low[s];
+        } else if (g->on_stack[s] && g->index[s] < g->low[b]) {
+            g->low[b] = g->index[s];
+        }
     }
-    return false;
+    if (g->low[b] != g->index[b])
+        return;
+    int first = g->n;
+    do
+        g->on_stack[g->stack[--first]] = false;
+    while (g->stack[first] != b);
+    for (int k = first; g->n - first > 1 && k < g->n; k++)
+        g->loop[g->stack[k]] = true;
+    g->n = first;
 }
 
 bool *loop_blocks(const RkMFunc *mf)
 {
-    bool *loop = rk_arena_alloc(&rk_heap, sizeof(bool) * (size_t)(mf->nblocks + 1));
-    bool *seen = rk_arena_alloc(&rk_heap, sizeof(bool) * (size_t)(mf->nblocks + 1));
-    int *stack = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(mf->nblocks + 1));
+    size_t n = (size_t)mf->nblocks + 1, ints = sizeof(int) * n, bools = sizeof(bool) * n;
+    Scc g = {mf, rk_arena_alloc(&rk_heap, ints), rk_arena_alloc(&rk_heap, ints),
+             rk_arena_alloc(&rk_heap, ints), 0, 0, rk_arena_alloc(&rk_heap, bools),
+             rk_arena_alloc(&rk_heap, bools)};
+    for (int b = 0; b < mf->nblocks; b++) {
+        g.index[b] = -1;
+        g.on_stack[b] = g.loop[b] = false;
+    }
     for (int b = 0; b < mf->nblocks; b++)
-        loop[b] = on_cycle(mf, b, seen, stack);
-    return loop;
+        if (g.index[b] < 0)
+            connect(&g, b);
+    return g.loop;
 }
 
 /* A pool constant's load into a whole virtual register of class cls

@@ -115,20 +115,9 @@ static void block_sets(Ra *ra, Sets *s, int b)
     RkMTerm *t = &blk->term;
     for (int k = 0; k < t->nargs; k++)
         mark_use(s, b, t->args[k].num);
-    if (t->kind == RK_MT_BRANCH && t->on_reg && t->reg.reg.virt)
-        mark_use(s, b, t->reg.reg.num);
-}
-
-static int successors(const RkMBlock *b, int *out)
-{
-    int n = 0;
-    if (b->term.kind == RK_MT_JUMP)
-        out[n++] = b->term.then;
-    if (b->term.kind == RK_MT_BRANCH) {
-        out[n++] = b->term.then;
-        out[n++] = b->term.els;
-    }
-    return n;
+    const RkMOp *r = rk_mir_term_reg(t);
+    if (r && r->reg.virt)
+        mark_use(s, b, r->reg.num);
 }
 
 static Sets liveness(Ra *ra)
@@ -148,12 +137,12 @@ static Sets liveness(Ra *ra)
     for (bool changed = true; changed;) {
         changed = false;
         for (int b = f->nblocks - 1; b >= 0; b--) {
-            int succ[2], ns = successors(f->blocks[b], succ);
+            const RkMTerm *t = &f->blocks[b]->term;
             uint64_t *out = row(s.out, s.words, b), *in = row(s.in, s.words, b);
             for (int w = 0; w < s.words; w++) {
                 uint64_t o = 0;
-                for (int k = 0; k < ns; k++)
-                    o |= row(s.in, s.words, succ[k])[w];
+                for (int k = 0; k < rk_mir_nsuccs(t); k++)
+                    o |= row(s.in, s.words, rk_mir_succ(t, k))[w];
                 uint64_t i = row(s.gen, s.words, b)[w] | (o & ~row(s.kill, s.words, b)[w]);
                 changed |= o != out[w] || i != in[w];
                 out[w] = o;
@@ -269,8 +258,9 @@ static void block_segments(Ra *ra, const Sets *s, int b, Range *blk)
             ra->r[v].hint = blk[v].hint;
     for (int k = 0; k < bl->term.nargs; k++)
         touch(&blk[bl->term.args[k].num], end);
-    if (bl->term.kind == RK_MT_BRANCH && bl->term.on_reg && bl->term.reg.reg.virt)
-        touch(&blk[bl->term.reg.reg.num], end);
+    const RkMOp *tr = rk_mir_term_reg(&bl->term);
+    if (tr && tr->reg.virt)
+        touch(&blk[tr->reg.num], end);
     for (int v = 0; v < f->nvregs; v++)
         if (blk[v].lo != -2) {
             if (b == 0 && ra->r[v].pinned)

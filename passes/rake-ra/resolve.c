@@ -174,8 +174,9 @@ void ra_resolve(Ra *ra)
         blk->ninstrs = n;
         blk->nparams = 0;
         blk->params = NULL;
-        if (blk->term.on_reg)
-            rewrite_op(ra, &blk->term.reg);
+        RkMOp *tr = rk_mir_term_reg(&blk->term);
+        if (tr)
+            rewrite_op(ra, tr);
     }
     for (int v = 0; v < f->nvregs; v++) {
         int c = f->vclass[v], g = ra->r[v].reg;
