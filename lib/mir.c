@@ -172,19 +172,6 @@ void rk_mir_jump_arg(RkMTerm *t, RkMReg r)
     t->args[t->nargs++] = r;
 }
 
-void rk_mir_switch(RkMTerm *t, RkMOp reg)
-{
-    t->kind = RK_MT_SWITCH;
-    t->on_reg = true;
-    t->reg = reg;
-}
-
-void rk_mir_switch_case(RkMTerm *t, int block)
-{
-    t->cases = plus_one(t->cases, t->ncases, sizeof *t->cases);
-    t->cases[t->ncases++] = block;
-}
-
 int rk_mir_nsuccs(const RkMTerm *t)
 {
     switch (t->kind) {
@@ -192,23 +179,16 @@ int rk_mir_nsuccs(const RkMTerm *t)
         return 1;
     case RK_MT_BRANCH:
         return 2;
-    case RK_MT_SWITCH:
-        return t->ncases;
     default:
         return 0;
     }
 }
 
-int rk_mir_succ(const RkMTerm *t, int k)
-{
-    if (t->kind == RK_MT_SWITCH)
-        return t->cases[k];
-    return k == 0 ? t->then : t->els;
-}
+int rk_mir_succ(const RkMTerm *t, int k) { return k == 0 ? t->then : t->els; }
 
 RkMOp *rk_mir_term_reg(RkMTerm *t)
 {
-    return (t->kind == RK_MT_BRANCH || t->kind == RK_MT_SWITCH) && t->on_reg ? &t->reg : NULL;
+    return t->kind == RK_MT_BRANCH && t->on_reg ? &t->reg : NULL;
 }
 
 /* --- operands ------------------------------------------------------------------- */
@@ -270,13 +250,6 @@ RkMOp rk_ml(int block)
     return o;
 }
 
-RkMOp rk_mtable(int block)
-{
-    RkMOp o = blank(RK_MO_TABLE);
-    o.imm = block;
-    return o;
-}
-
 RkMOp rk_mmem(RkMReg base, RkMReg index, int scale, int64_t disp, int bits, bool def)
 {
     RkMOp o = blank(RK_MO_MEM);
@@ -313,13 +286,13 @@ static bool forwarder(const RkMFunc *f, int b)
     return b > 0 && blk->ninstrs == 0 && blk->term.kind == RK_MT_JUMP && blk->term.nargs == 0;
 }
 
-int rk_mir_thread(const RkMFunc *f, int b)
+/* Where a jump to b really goes: past blocks that only jump. */
+static int thread(const RkMFunc *f, int b)
 {
     for (int hops = 0; hops < f->nblocks && forwarder(f, b); hops++)
         b = f->blocks[b]->term.then;
     return b;
 }
-
 
 static RkMInstr *emit(Flat *fl, const char *op, const char *origin, int nir, RkLoc loc)
 {
@@ -384,7 +357,7 @@ static bool wide_result(const RkMFunc *f, const RkTarget *t)
 
 static void jump(Flat *fl, const RkMTerm *tm, int to, int self)
 {
-    to = rk_mir_thread(fl->f, to);
+    to = thread(fl->f, to);
     if (to == fl->next[self])
         return;
     rk_mir_operand(emit(fl, fl->t->jump, tm->origin, tm->nir, tm->loc), rk_ml(to));
@@ -417,7 +390,7 @@ static void terminator(Flat *fl, const RkMTerm *tm, int self)
             rk_mir_operand(in, tm->reg);
             cond = t->test_conds[!strcmp(cond, "nz") ? 0 : 1];
         }
-        int then = rk_mir_thread(fl->f, tm->then), els = rk_mir_thread(fl->f, tm->els);
+        int then = thread(fl->f, tm->then), els = thread(fl->f, tm->els);
         const char *inv = rk_target_cond_inverse(t, cond);
         if (then == fl->next[self] && inv) { /* fall into then */
             then = els;
@@ -429,9 +402,6 @@ static void terminator(Flat *fl, const RkMTerm *tm, int self)
         jump(fl, tm, els, self);
         return;
     }
-    case RK_MT_SWITCH:
-        rk_mir_operand(emit(fl, t->jump, tm->origin, tm->nir, tm->loc), tm->reg);
-        return;
     }
 }
 
@@ -447,7 +417,7 @@ static int rotatable(const RkMFunc *f, int h)
     int latch = -1;
     for (int b = h + 1; b < f->nblocks; b++) {
         const RkMTerm *tm = &f->blocks[b]->term;
-        if (!forwarder(f, b) && tm->kind == RK_MT_JUMP && rk_mir_thread(f, tm->then) == h)
+        if (!forwarder(f, b) && tm->kind == RK_MT_JUMP && thread(f, tm->then) == h)
             latch = b;
     }
     return latch;
@@ -474,7 +444,7 @@ static int preds(const RkMFunc *f, int e)
         if (forwarder(f, b))
             continue;
         for (int k = 0; k < rk_mir_nsuccs(tm); k++)
-            n += rk_mir_thread(f, rk_mir_succ(tm, k)) == e;
+            n += thread(f, rk_mir_succ(tm, k)) == e;
     }
     return n;
 }
@@ -499,7 +469,7 @@ static void place_edges(const RkMFunc *f, int *after)
         const RkMTerm *tm = &f->blocks[p]->term;
         if (forwarder(f, p) || tm->kind != RK_MT_BRANCH)
             continue;
-        int then = rk_mir_thread(f, tm->then), els = rk_mir_thread(f, tm->els);
+        int then = thread(f, tm->then), els = thread(f, tm->els);
         int nx = next_real(f, after, p);
         if (nx == then || nx == els)
             continue;
@@ -514,32 +484,11 @@ static void place_edges(const RkMFunc *f, int *after)
     }
 }
 
-/* A switch's cases that only it reaches go to the end of the function,
- * in table order, as clang places them: a loop that switches keeps its
- * body together (one case runs per iteration), and each case jumps back
- * to where the cases join. */
-static void place_cases(const RkMFunc *f, int *after)
-{
-    int last = 0;
-    while (after[last] >= 0)
-        last = after[last];
-    for (int p = 0; p < f->nblocks; p++) {
-        const RkMTerm *tm = &f->blocks[p]->term;
-        for (int k = 0; tm->kind == RK_MT_SWITCH && k < tm->ncases; k++) {
-            int c = rk_mir_thread(f, tm->cases[k]);
-            if (c == p || c == last || preds(f, c) != 1)
-                continue;
-            move_after(after, c, last);
-            last = c;
-        }
-    }
-}
-
 /* The order blocks are laid out in: the function's own, except that a
  * loop head moves after its latch, so each iteration ends in one
  * conditional branch back to the body (the loop is rotated; the entry
- * jumps to the test once), a branch's edge block follows it
- * (place_edges), and a switch's cases go last (place_cases). */
+ * jumps to the test once), and a branch's edge block follows it
+ * (place_edges). */
 static int *layout(const RkMFunc *f)
 {
     int n = f->nblocks, *after = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
@@ -551,7 +500,6 @@ static int *layout(const RkMFunc *f)
             move_after(after, h, latch);
     }
     place_edges(f, after);
-    place_cases(f, after);
     int *order = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
     for (int b = 0, k = 0; b >= 0; b = after[b])
         order[k++] = b;
@@ -670,8 +618,6 @@ const char *rk_mir_operand_str(const RkMModule *m, const RkMOp *o)
         return rk_arena_printf(&rk_heap, "C%" PRId64, o->imm);
     case RK_MO_LABEL:
         return rk_arena_printf(&rk_heap, "B%" PRId64, o->imm);
-    case RK_MO_TABLE:
-        return rk_arena_printf(&rk_heap, "T%" PRId64, o->imm);
     case RK_MO_MEM: {
         const char *s = o->reg.num >= 0 ? reg_str(m, o->reg, 64) : "";
         if (o->index.num >= 0)
@@ -725,12 +671,6 @@ static void print_term(const RkMModule *m, const RkMFunc *f, const RkMTerm *t, F
         fprintf(out, "    branch %s%s%s, B%d (%s), B%d (%s)\n", t->cond, t->on_reg ? " " : "",
                 t->on_reg ? rk_mir_operand_str(m, &t->reg) : "", t->then,
                 f->blocks[t->then]->label, t->els, f->blocks[t->els]->label);
-        return;
-    case RK_MT_SWITCH:
-        fprintf(out, "    switch %s,", rk_mir_operand_str(m, &t->reg));
-        for (int k = 0; k < t->ncases; k++)
-            fprintf(out, " B%d", t->cases[k]);
-        fputc('\n', out);
         return;
     }
 }

@@ -4,10 +4,7 @@
  * (virtual registers defined on entry, given by the jumps that reach it),
  * a list of machine instructions, and one terminator: return, jump (with
  * arguments for the target's parameters), conditional branch on a
- * condition of the flags or on a register being zero or not, switch (an
- * indirect jump to the address a register holds: one of the cases of the
- * switch's table, which an instruction reads as a table operand), or
- * trap.
+ * condition of the flags or on a register being zero or not, or trap.
  * The first block is the entry: nothing jumps to it.
  *
  * An instruction is a mnemonic of the target's instruction table and
@@ -45,11 +42,7 @@
 #include "diag.h"
 #include "target.h"
 
-typedef enum RkMOpKind {
-    RK_MO_REG, RK_MO_IMM, RK_MO_CONST, RK_MO_LABEL, RK_MO_MEM,
-    RK_MO_TABLE /* the address of a switch's table of case offsets; imm: the
-                   block whose switch terminator owns it */
-} RkMOpKind;
+typedef enum RkMOpKind { RK_MO_REG, RK_MO_IMM, RK_MO_CONST, RK_MO_LABEL, RK_MO_MEM } RkMOpKind;
 
 typedef struct RkMReg {
     bool virt;    /* a virtual register (before rake-ra) or a physical one */
@@ -79,16 +72,14 @@ typedef struct RkMInstr {
     RkLoc loc;          /* the source of the native-IR op, {0,0} if none */
 } RkMInstr;
 
-typedef enum RkMTermKind { RK_MT_RET, RK_MT_JUMP, RK_MT_BRANCH, RK_MT_TRAP, RK_MT_SWITCH } RkMTermKind;
+typedef enum RkMTermKind { RK_MT_RET, RK_MT_JUMP, RK_MT_BRANCH, RK_MT_TRAP } RkMTermKind;
 
 typedef struct RkMTerm {
     RkMTermKind kind;
     const char *cond;   /* BRANCH: a condition of the target, or "nz"/"z" on reg */
-    bool on_reg;        /* BRANCH: tests `reg` instead of the flags; SWITCH: always */
-    RkMOp reg;          /* SWITCH: the general register holding the case's address */
+    bool on_reg;        /* BRANCH: tests `reg` instead of the flags */
+    RkMOp reg;
     int then, els;      /* JUMP: then; BRANCH: both */
-    int *cases;         /* SWITCH: the blocks of its table, in order (no parameters) */
-    int ncases;
     RkMReg *args;       /* JUMP: one per parameter of the target */
     int nargs;
     const char *origin;
@@ -185,18 +176,12 @@ void rk_mir_vreg_allow(RkMFunc *f, int v, uint64_t regs);
 uint64_t rk_mir_vreg_allowed(const RkMFunc *f, int v);
 void rk_mir_param(RkMBlock *b, RkMReg r);
 void rk_mir_jump_arg(RkMTerm *t, RkMReg r);
-/* makes t a switch through the register `reg` holds (the address of one
- * of its cases, computed from its table: an RK_MO_TABLE operand) */
-void rk_mir_switch(RkMTerm *t, RkMOp reg);
-void rk_mir_switch_case(RkMTerm *t, int block);
-
 /* the control-flow graph */
 /* How many blocks the terminator may go to, and the k-th: a jump's
- * target; a branch's then and else; a switch's cases in table order. */
+ * target; a branch's then and else. */
 int rk_mir_nsuccs(const RkMTerm *t);
 int rk_mir_succ(const RkMTerm *t, int k);
-/* The register a terminator reads (a branch's tested register, a switch's
- * address), or NULL. */
+/* The register a terminator reads (a branch's tested register), or NULL. */
 RkMOp *rk_mir_term_reg(RkMTerm *t);
 
 /* operands */
@@ -209,7 +194,6 @@ RkMOp rk_mvx(RkMOp o);      /* its 128-bit view */
 RkMOp rk_mi(int64_t imm);
 RkMOp rk_mc(int cidx);
 RkMOp rk_ml(int block);
-RkMOp rk_mtable(int block); /* the table of block's switch */
 RkMOp rk_mmem(RkMReg base, RkMReg index, int scale, int64_t disp, int bits, bool def);
 RkMOp rk_mmask(RkMOp o, RkMReg mask, bool zero);
 bool rk_mreg_eq(RkMReg a, RkMReg b);
@@ -247,16 +231,13 @@ typedef struct RkMFlat {
                                 target's loop_align */
 } RkMFlat;
 RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t);
-/* Where a jump to block b lands once flattened: past blocks that only
- * jump (they aren't emitted). */
-int rk_mir_thread(const RkMFunc *f, int b);
 
 /* the JSON form (mirjson.c) and the listing */
 json_t *rk_mir_encode(const RkMModule *m);
 RkMModule *rk_mir_decode(json_t *root);
 void rk_mir_print(const RkMModule *m, FILE *out);
-/* an operand as the listing and messages show it: v3, v3.128, %ymm3, $5, C2, B4, T4 (the
- * table of B4's switch), 32[v2+v3*4+16] */
+/* an operand as the listing and messages show it: v3, v3.128, %ymm3, $5, C2, B4,
+ * 32[v2+v3*4+16] */
 const char *rk_mir_operand_str(const RkMModule *m, const RkMOp *o);
 
 #endif

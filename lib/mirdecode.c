@@ -5,9 +5,8 @@
  * registers out of range or of two classes, mnemonics outside the
  * target's table or profile, operands that fit none of the mnemonic's
  * forms, labels that name no block, jumps to the entry, jump arguments
- * that don't match the parameters, switches without cases or into blocks
- * with parameters, table operands of blocks that end in no switch, and
- * virtual registers or parameters in an allocated document. */
+ * that don't match the parameters, and virtual registers or parameters
+ * in an allocated document. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,10 +234,6 @@ static RkMOp dec_op(Dec *d, json_t *o)
         only_keys(o, "label", NULL);
         return rk_ml(label_index(d, rk_ir_get_str(o, "label", true)));
     }
-    if (json_object_get(o, "table")) { /* its block's terminator: check_edges */
-        only_keys(o, "table", NULL);
-        return rk_mtable(label_index(d, rk_ir_get_str(o, "table", true)));
-    }
     if (json_object_get(o, "mem"))
         return dec_mem(d, o);
     only_keys(o, "v", "reg", "class", "bits", "access", "mask", "zeroing", NULL);
@@ -362,39 +357,11 @@ static void dec_instr(Dec *d, RkMBlock *b, json_t *x)
     in->loc = opt_loc(x);
 }
 
-/* A switch jumps to the address a general register holds, one of its
- * cases (at least one; none the entry). */
-static void dec_switch(Dec *d, RkMTerm *t, json_t *o)
-{
-    rk_ir_push_key("reg");
-    RkMOp reg = dec_op(d, rk_ir_get(o, "reg", true));
-    if (reg.kind != RK_MO_REG || reg.reg.cls != RK_RC_GPR || reg.def || reg.bits)
-        rk_ir_fail("a switch jumps to the address a whole general register holds");
-    rk_ir_pop();
-    rk_mir_switch(t, reg);
-    json_t *cases = rk_ir_get_array(o, "cases", true);
-    rk_ir_push_key("cases");
-    if (!json_array_size(cases))
-        rk_ir_fail("a switch has at least one case");
-    for (size_t i = 0; i < json_array_size(cases); i++) {
-        rk_ir_push_index(i);
-        json_t *c = json_array_get(cases, i);
-        if (!json_is_string(c))
-            rk_ir_fail("expected a label");
-        int b = label_index(d, json_string_value(c));
-        if (b == 0)
-            rk_ir_fail("nothing branches to the entry block");
-        rk_mir_switch_case(t, b);
-        rk_ir_pop();
-    }
-    rk_ir_pop();
-}
-
 static void dec_term(Dec *d, RkMTerm *t, json_t *o, int self)
 {
     rk_ir_expect_object(o);
-    only_keys(o, "kind", "to", "args", "cond", "reg", "then", "else", "cases", "origin", "nir",
-              "loc", NULL);
+    only_keys(o, "kind", "to", "args", "cond", "reg", "then", "else", "origin", "nir", "loc",
+              NULL);
     const char *k = rk_ir_get_str(o, "kind", true);
     memset(t, 0, sizeof *t);
     t->then = t->els = -1;
@@ -425,11 +392,9 @@ static void dec_term(Dec *d, RkMTerm *t, json_t *o, int self)
         rk_ir_pop();
         return;
     }
-    if (!strcmp(k, "switch"))
-        return dec_switch(d, t, o);
     if (strcmp(k, "branch")) {
         rk_ir_push_key("kind");
-        rk_ir_fail("a terminator is ret, jump, branch, switch or trap, not \"%s\"", k);
+        rk_ir_fail("a terminator is ret, jump, branch or trap, not \"%s\"", k);
     }
     t->kind = RK_MT_BRANCH;
     t->cond = dup_str(o, "cond", true);
@@ -459,26 +424,8 @@ static void dec_term(Dec *d, RkMTerm *t, json_t *o, int self)
     (void)self;
 }
 
-/* A table operand names a block that ends in a switch. */
-static void check_tables(Dec *d, int b)
-{
-    RkMBlock *blk = d->f->blocks[b];
-    for (int i = 0; i < blk->ninstrs; i++)
-        for (int k = 0; k < blk->instrs[i].nops; k++) {
-            const RkMOp *o = &blk->instrs[i].ops[k];
-            if (o->kind != RK_MO_TABLE || d->f->blocks[o->imm]->term.kind == RK_MT_SWITCH)
-                continue;
-            rk_ir_push_index((size_t)b);
-            rk_ir_push_key("code");
-            rk_ir_push_index((size_t)i);
-            rk_ir_fail("a table operand names %s, which ends in no switch",
-                       d->f->blocks[o->imm]->label);
-        }
-}
-
-/* Jumps pass one argument per parameter, of its class; branches and
- * switches reach only blocks without parameters (a selector splits such
- * edges). */
+/* Jumps pass one argument per parameter, of its class; branches reach
+ * only blocks without parameters (a selector splits such edges). */
 static void check_edges(Dec *d)
 {
     RkMFunc *f = d->f;
@@ -500,13 +447,8 @@ static void check_edges(Dec *d)
         if (t->kind == RK_MT_BRANCH &&
             (f->blocks[t->then]->nparams || f->blocks[t->els]->nparams))
             rk_ir_fail("a branch reaches a block with parameters: split the edge with a jump");
-        for (int k = 0; t->kind == RK_MT_SWITCH && k < t->ncases; k++)
-            if (f->blocks[t->cases[k]]->nparams)
-                rk_ir_fail("a switch reaches a block with parameters: split the edge with a "
-                           "jump");
         rk_ir_pop();
         rk_ir_pop();
-        check_tables(d, b);
     }
 }
 

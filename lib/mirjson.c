@@ -14,16 +14,12 @@
  *     + "access": "w" | "rw"                 written, read and written
  *     + "mask": {register}, "zeroing": true  an AVX-512 write mask
  *   {"imm": 31}  {"const": 2}  {"label": "loop"}
- *   {"table": "sel"}  the address of the table of block sel's switch
  *   {"mem": {"base": {register}, "index": {register}, "scale": 4,
  *            "disp": 16}, "bits": 256, "access": "w"}
  * A terminator is {"kind": "ret"}, {"kind": "trap"}, {"kind": "jump",
  * "to": LABEL, "args": [registers]}, {"kind": "branch", "cond": COND,
  * "then": LABEL, "else": LABEL} (on the flags) or the same with "cond":
- * "nz" or "z" and "reg": {register}, {"kind": "switch", "reg": {register},
- * "cases": [LABEL, ...]} (an indirect jump to the address reg holds: the
- * case of its table that an instruction computed); each may carry origin,
- * nir and loc.
+ * "nz" or "z" and "reg": {register}; each may carry origin, nir and loc.
  *
  * The decoder checks everything a later pass would trust: every register
  * name is one of the document's target's, of the class it claims, and not
@@ -76,8 +72,6 @@ static json_t *enc_op(const RkMModule *m, const RkMFunc *f, const RkMOp *op)
         return json_pack("{s:I}", "const", (json_int_t)op->imm);
     case RK_MO_LABEL:
         return json_pack("{s:s}", "label", f->blocks[op->imm]->label);
-    case RK_MO_TABLE:
-        return json_pack("{s:s}", "table", f->blocks[op->imm]->label);
     default: {
         json_t *a = json_object();
         if (op->reg.num >= 0)
@@ -113,7 +107,7 @@ static void enc_origin(json_t *o, const char *origin, int nir, RkLoc loc)
 
 static json_t *enc_term(const RkMModule *m, const RkMFunc *f, const RkMTerm *t)
 {
-    static const char *kinds[] = {"ret", "jump", "branch", "trap", "switch"};
+    static const char *kinds[] = {"ret", "jump", "branch", "trap"};
     json_t *o = json_pack("{s:s}", "kind", kinds[t->kind]);
     if (t->kind == RK_MT_JUMP) {
         json_object_set_new(o, "to", json_string(f->blocks[t->then]->label));
@@ -129,12 +123,6 @@ static json_t *enc_term(const RkMModule *m, const RkMFunc *f, const RkMTerm *t)
             json_object_set_new(o, "reg", enc_op(m, f, &t->reg));
         json_object_set_new(o, "then", json_string(f->blocks[t->then]->label));
         json_object_set_new(o, "else", json_string(f->blocks[t->els]->label));
-    } else if (t->kind == RK_MT_SWITCH) {
-        json_object_set_new(o, "reg", enc_op(m, f, &t->reg));
-        json_t *c = json_array();
-        for (int k = 0; k < t->ncases; k++)
-            json_array_append_new(c, json_string(f->blocks[t->cases[k]]->label));
-        json_object_set_new(o, "cases", c);
     }
     enc_origin(o, t->origin, t->nir, t->loc);
     return o;

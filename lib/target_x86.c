@@ -256,7 +256,7 @@ static const RkInsnDesc insns[] = {
     {"cmovaq", "x86-64", ALL, 0, "x r"},
     {"cmovbeq", "x86-64", ALL, 0, "x r"},
     {"cmovaeq", "x86-64", ALL, 0, "x r"},
-    {"jmp", "x86-64", ALL, RK_I_BRANCH, "l|r"},
+    {"jmp", "x86-64", ALL, RK_I_BRANCH, "l"},
     {"je", "x86-64", ALL, RK_I_BRANCH, "l"},
     {"jne", "x86-64", ALL, RK_I_BRANCH, "l"},
     {"jl", "x86-64", ALL, RK_I_BRANCH, "l"},

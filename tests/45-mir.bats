@@ -260,7 +260,7 @@ EOF2
 
 @test "mir: bad terminators and labels are refused" {
     break_doc kind 'f["blocks"][0]["term"] = {"kind": "call"}' ra
-    refused rake-emit kind "a terminator is ret, jump, branch, switch or trap"
+    refused rake-emit kind "a terminator is ret, jump, branch or trap"
     break_doc nolabel 'f["blocks"][0]["term"] = {"kind": "jump", "to": "nowhere"}' ra
     refused rake-emit nolabel "no block is labelled \"nowhere\""
     break_doc entry 'f["blocks"][0]["term"] = {"kind": "jump", "to": "entry"}' ra
@@ -269,23 +269,6 @@ EOF2
     refused rake-emit cond "\"eq\" is not a condition of x86-avx2"
     break_doc dup 'f["blocks"].append({"label": "entry", "code": [], "term": {"kind": "ret"}})' ra
     refused rake-emit dup "two blocks are labelled \"entry\""
-}
-
-@test "mir: bad switches and table operands are refused" {
-    local b1='f["blocks"].append({"label": "b1", "code": [], "term": {"kind": "ret"}})'
-    local rax='{"reg": "rax", "class": "gpr"}'
-    break_doc none "$b1; f[\"blocks\"][0][\"term\"] = {\"kind\": \"switch\", \"reg\": $rax, \"cases\": []}" ra
-    refused rake-emit none "a switch has at least one case"
-    break_doc vec "$b1; f[\"blocks\"][0][\"term\"] = {\"kind\": \"switch\", \"reg\": {\"reg\": \"ymm0\", \"class\": \"vec\"}, \"cases\": [\"b1\"]}" ra
-    refused rake-emit vec "a switch jumps to the address a whole general register holds"
-    break_doc eax "$b1; f[\"blocks\"][0][\"term\"] = {\"kind\": \"switch\", \"reg\": {\"reg\": \"eax\", \"class\": \"gpr\"}, \"cases\": [\"b1\"]}" ra
-    refused rake-emit eax "a switch jumps to the address a whole general register holds"
-    break_doc entry "$b1; f[\"blocks\"][0][\"term\"] = {\"kind\": \"switch\", \"reg\": $rax, \"cases\": [\"b1\", \"entry\"]}" ra
-    refused rake-emit entry "nothing branches to the entry block"
-    break_doc table 'f["blocks"][0]["code"].insert(0, {"op": "leaq", "args": [{"reg": "rax", "class": "gpr", "access": "w"}, {"table": "entry"}], "origin": "x"})' ra
-    refused rake-emit table "a table operand names entry, which ends in no switch"
-    break_doc params 'f["vregs"] += 1; n = f["vregs"] - 1; f["blocks"].append({"label": "b1", "params": [{"v": n, "class": "gpr"}], "code": [], "term": {"kind": "ret"}}); f["blocks"][0]["term"] = {"kind": "switch", "reg": {"v": n, "class": "gpr"}, "cases": ["b1"]}' isel
-    refused rake-ra params "a switch reaches a block with parameters"
 }
 
 @test "mir: a version 1 document is refused" {

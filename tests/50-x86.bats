@@ -510,21 +510,6 @@ N=$T/negative/kernels.rk
     tamper x86-avx2 "$rk" 's/^\(\tjl\t\.Lrk_clamp_counts_b2\)$/\tnop\n\1/' allowlist
 }
 
-@test "x86 verifier: a switch's table sends each case where the selection does (switch)" {
-    # SSE2 compaction jumps through a table of 16 cases, placed after the
-    # function: the object verifies, and the table is outside the symbol
-    local rk=$RAKE_ROOT/bench/kernels/compact.rk d=$BATS_TEST_TMPDIR
-    "$BIN/rakec" -S --no-report --target x86-sse2 "$rk" -o "$d/k.s"
-    grep -q '^	jmp	\*%r' "$d/k.s"
-    [ "$(grep -c '^	\.long	\.Lrk_compact_live_sel[0-9]*-\.Lrk_compact_live_t[0-9]*$' "$d/k.s")" -eq 32 ]
-    awk '/^\t\.size\tcompact_live,/ {done = 1} /^\.Lrk_compact_live_t[0-9]*:$/ && !done {exit 1}' "$d/k.s"
-    # a case sent elsewhere (the first entry to the second case)
-    tamper x86-sse2 "$rk" '0,/^\t\.long\t\.Lrk_compact_live_sel0-/s//\t.long\t.Lrk_compact_live_sel1-/' switch
-    [[ $output == *"case 0 of the table goes to"* ]]
-    # the table inside the function: its bytes don't decode as instructions
-    tamper x86-sse2 "$rk" '/^\t\.size\tcompact_live,/d; s/^\t\.section\t\.rodata$/\t.size\tcompact_live, .-compact_live\n&/' allowlist
-}
-
 @test "x86 verifier: two swapped instructions are rejected (selection)" {
     tamper x86-sse2 "$N" '/^imin:/,/ret/{/^\tandps/{N;s/\(.*\)\n\(.*\)/\2\n\1/}}' selection
 }

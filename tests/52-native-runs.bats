@@ -372,7 +372,7 @@ altered() {
 @test "native runs: the report names each profile's compaction and tail" {
     cd "$BATS_TEST_TMPDIR"
     run "$BIN/rakec" -c --target x86-sse2 "$NT/patterns.rk" -o k.o
-    [[ $output == *"selection: compacted by r.sel != <0>: movmskps bits, a jump through a table to one of 16 pshufd permutations"* ]]
+    [[ $output == *"selection: compacted by r.sel != <0>: movmskps bits, each column selected against itself rotated by pshufd, twice, under masks from a 16-entry table"* ]]
     [[ $output == *"tail: guarded lane transfers for every column"* ]]
     run "$BIN/rakec" -c --target x86-avx2 "$NT/patterns.rk" -o k.o
     [[ $output == *"vmovmskps bits, vpermps by a 256-entry table of lane orders"* ]]

@@ -4,9 +4,7 @@
  * Output: AT&T-syntax assembly for `as --64`: each kernel a hidden global
  *         function symbol with .type and .size, its blocks as local labels
  *         (.Lrk_FUNC_LABEL), its constants in .rodata aligned to their
- *         size, each switch's table of case offsets (.Lrk_FUNC_tBLOCK,
- *         32-bit differences the assembler resolves) in .text right after
- *         the function's symbol ends, and a .note.GNU-stack section.  The instructions are
+ *         size, and a .note.GNU-stack section.  The instructions are
  *         rk_mir_flatten's list (lib/mir.c): the prologue saving the
  *         callee-saved registers rake-ra used, each block's code, its
  *         terminator in the target's instructions, and before each return
@@ -57,9 +55,6 @@ static void operand(const RkMFunc *f, const RkMOp *o)
         break;
     case RK_MO_LABEL:
         label(f, (int)o->imm);
-        break;
-    case RK_MO_TABLE:
-        printf(".Lrk_%s_t%" PRId64 "(%%rip)", f->name, o->imm);
         break;
     case RK_MO_MEM:
         if (o->disp)
@@ -188,25 +183,6 @@ static void trampoline(const RkMFunc *f, int k, const RkMInstr *in)
     printf("\t.size\trk_tramp_%s_%d, .-rk_tramp_%s_%d\n", f->name, k, f->name, k);
 }
 
-/* Each switch's table: the offset of each case's first instruction from
- * the table, which follows the function (outside its symbol, so the
- * function's bytes are all instructions; in .text, so the assembler
- * resolves the differences and the object has no relocation for them). */
-static void tables(const RkMFunc *f)
-{
-    for (int b = 0; b < f->nblocks; b++) {
-        const RkMTerm *t = &f->blocks[b]->term;
-        if (t->kind != RK_MT_SWITCH)
-            continue;
-        printf("\t.p2align 2\n.Lrk_%s_t%d:\n", f->name, b);
-        for (int k = 0; k < t->ncases; k++) {
-            printf("\t.long\t");
-            label(f, rk_mir_thread(f, t->cases[k]));
-            printf("-.Lrk_%s_t%d\n", f->name, b);
-        }
-    }
-}
-
 static bool slow_call(const RkMInstr *in)
 {
     const RkInsnDesc *d = rk_target_insn(M->t, in->op);
@@ -234,18 +210,14 @@ static void function(const RkMFunc *f)
             printf("\t%s\trk_tramp_%s_%d\n", M->t->slow->call, f->name, calls++);
             continue;
         }
-        bool indirect = rk_target_insn_is(M->t, in->op, RK_I_BRANCH);
         printf("\t%s", in->op);
         for (int k = in->nops - 1; k >= 0; k--) {
             fputs(k == in->nops - 1 ? "\t" : ", ", stdout);
-            if (indirect && in->ops[k].kind == RK_MO_REG)
-                putchar('*');
             operand(f, &in->ops[k]);
         }
         putchar('\n');
     }
     printf("\t.size\t%s, .-%s\n", f->name, f->name);
-    tables(f);
     for (int i = 0, k = 0; i < fl.n; i++)
         if (slow_call(&fl.ins[i]))
             trampoline(f, k++, &fl.ins[i]);

@@ -116,7 +116,7 @@ static void term_uses(const Live *l, const RkMTerm *t, uint64_t *use)
     memset(use, 0, sizeof(uint64_t) * (size_t)l->words);
     if (t->kind == RK_MT_RET)
         set_add(use, key_of(l, l->f->result));
-    if ((t->kind == RK_MT_BRANCH || t->kind == RK_MT_SWITCH) && t->on_reg)
+    if (t->kind == RK_MT_BRANCH && t->on_reg)
         set_add(use, key_of(l, t->reg.reg));
     for (int k = 0; t->kind == RK_MT_JUMP && k < t->nargs; k++)
         set_add(use, key_of(l, t->args[k]));
@@ -164,8 +164,10 @@ static void solve(Live *l)
         changed = false;
         for (int b = nb - 1; b >= 0; b--) {
             const RkMTerm *t = &l->f->blocks[b]->term;
-            for (int k = 0; k < rk_mir_nsuccs(t); k++)
-                changed |= merge(l, l->out[b], l->in[rk_mir_succ(t, k)]);
+            if (t->kind == RK_MT_JUMP)
+                changed |= merge(l, l->out[b], l->in[t->then]);
+            if (t->kind == RK_MT_BRANCH)
+                changed |= merge(l, l->out[b], l->in[t->then]) | merge(l, l->out[b], l->in[t->els]);
             block_in(l, b, l->in[b]);
         }
     }
@@ -235,12 +237,6 @@ static const char *term_text(const RkMModule *m, const RkMFunc *f, const RkMTerm
         return rk_arena_printf(&rk_heap, "branch %s%s%s, B%d (%s), B%d (%s)", t->cond,
                                t->on_reg ? " " : "", t->on_reg ? rk_mir_operand_str(m, &t->reg) : "",
                                t->then, f->blocks[t->then]->label, t->els, f->blocks[t->els]->label);
-    case RK_MT_SWITCH: {
-        const char *s = rk_arena_printf(&rk_heap, "switch %s", rk_mir_operand_str(m, &t->reg));
-        for (int k = 0; k < t->ncases; k++)
-            s = rk_arena_printf(&rk_heap, "%s%s B%d", s, k ? "," : ";", t->cases[k]);
-        return s;
-    }
     }
     return "?";
 }

@@ -2,11 +2,13 @@
  *
  * AVX-512 compresses under a k mask into a register; AVX2 looks the selection bits up in
  * a 256-entry table of lane orders and permutes with vpermps; SSE2
- * jumps through a table indexed by the four bits to one of 16 fixed
- * pshufd permutations.  A
+ * selects each column against itself rotated, twice, under masks looked
+ * up for the four bits.  A
  * full rack stores whole racks at the cursor, which never passes the
  * records already read; the tail stores only its selected lanes.  run.c
  * selects everything else of the run (run.h). */
+#include <string.h>
+
 #include "arena.h"
 #include "run.h"
 
@@ -42,72 +44,100 @@ static int avx2_order(int mask_id)
     return mm->table = idx;
 }
 
-/* SSE2: a switch on the four selection bits to one of 16 blocks, each
- * permuting every column this mask compacts with one pshufd; they join
- * with the permuted columns, the count and the count's prefix bits.  The
- * switch reads its table's entry for the bits (the offset of the case
- * from the table) and adds the table's address, as clang does: one
- * indirect jump a rack, where a tree of tests took four branches, each
- * taken half the time at random. */
-typedef struct Tree {
-    int bits, *vals, nvals, *leaves, nleaves;
-    bool tail; /* the leaves pass the count's prefix bits too */
-} Tree;
-
-static void leaf(Tree *t, int pat)
+/* SSE2: compaction without branches or a byte shuffle (pshufb is
+ * SSSE3).  A kept lane k moves down by z, the lanes dropped below it;
+ * z is at most 3, so two steps move every kept lane: by one lane where
+ * z is odd, then by two where z has its 2 bit.  Each step is a select
+ * between the column and the column rotated down (pshufd), under a mask
+ * looked up for the four selection bits:
+ *     t = pshufd(v, rot);  t ^= v;  t &= mask;  t ^= v
+ * (v where the mask is clear, the rotated lane where it is set).  No
+ * kept lane is overwritten by another: two kept lanes never want the
+ * same place.  A table of 16 entries of 64 bytes holds, per pattern, the
+ * two masks, the count of kept lanes and the bits of the lanes below it
+ * (the tail's guarded stores); a dropped lane's value is whatever lands
+ * there, stored past the new cursor and overwritten or ignored. */
+static int step_mask(int pat, int step, int lane)
 {
-    int sel[4], n = 0;
-    for (int k = 0; k < 4; k++)
-        if (pat >> k & 1)
-            sel[n++] = k;
-    int cnt = n;
-    for (int k = 0; k < 4; k++)
+    int z[4], kept = 0, at[4];
+    for (int k = 0; k < 4; k++) {
+        z[k] = k - kept;
+        kept += pat >> k & 1;
+        at[k] = k - (pat >> k & 1 ? z[k] & 1 : 0); /* after the first step */
+    }
+    for (int k = 0; k < 4; k++) {
         if (!(pat >> k & 1))
-            sel[n++] = k;
-    int imm = sel[0] | sel[1] << 2 | sel[2] << 4 | sel[3] << 6;
-    RkMTerm *jt = term_of(S->mf->cur);
-    for (int i = 0; i < t->nvals; i++)
-        rk_mir_jump_arg(jt, rk_mreg(RK_RC_VEC, true, imm == 0xe4 ? t->vals[i] : shufd(t->vals[i], imm)));
-    int c = gnew();
-    ins("movl", 2, gw(c, 32), rk_mi(cnt));
-    jt = term_of(S->mf->cur);
-    rk_mir_jump_arg(jt, greg(c));
-    if (t->tail) {
-        int p = gnew();
-        ins("movl", 2, gw(p, 32), rk_mi((1 << cnt) - 1));
-        rk_mir_jump_arg(term_of(S->mf->cur), greg(p));
+            continue;
+        int from = step == 1 ? k : at[k], by = step == 1 ? z[k] & 1 : z[k] & 2;
+        if (by && from - by == lane)
+            return -1;
     }
-    t->leaves[t->nleaves++] = S->mf->cur;
+    return 0;
 }
 
-static void dispatch(Tree *t)
+static int shift_table(void)
 {
-    int here = S->mf->cur, base = gnew(), at = gnew();
-    ins("leaq", 2, gw(base, 64), rk_mtable(here));
-    Addr a = {base, t->bits, 4, 0};
-    ins("movslq", 2, gw(at, 64), mem(a, 0, 32, false));
-    ins("addq", 2, gx(at, 64), gr(base, 64));
-    RkMTerm *sw = term_of(here);
-    rk_mir_switch(sw, gr(at, 64));
-    sw->origin = S->origin;
-    sw->nir = S->nir;
-    sw->loc = S->loc;
-    for (int pat = 0; pat < 16; pat++) {
-        int arm = block("sel");
-        rk_mir_switch_case(sw, arm);
-        leaf(t, pat);
+    uint32_t w[16 * 16];
+    for (int p = 0; p < 16; p++) {
+        uint32_t *e = &w[16 * p];
+        memset(e, 0, 64);
+        for (int l = 0; l < 4; l++) {
+            e[l] = (uint32_t)step_mask(p, 1, l);
+            e[4 + l] = (uint32_t)step_mask(p, 2, l);
+        }
+        int n = __builtin_popcount((unsigned)p);
+        e[8] = (uint32_t)n;
+        e[9] = (1u << n) - 1;
+    }
+    return rk_mir_const(S->mf, (int)sizeof w, w);
+}
+
+/* t = the select of v and v rotated by imm under the mask at disp of the
+ * table entry (base + index). */
+static int shift_step(int v, int imm, int base, int idx, int disp)
+{
+    int t = shufd(v, imm);
+    Addr a = {base, idx, 1, disp};
+    ins("xorps", 2, rk_mvu(t), rk_mv(v));
+    ins("andps", 2, rk_mvu(t), mem(a, 0, 128, false));
+    ins("xorps", 2, rk_mvu(t), rk_mv(v));
+    return t;
+}
+
+/* The table's entry for the selection bits (mm->tbase + mm->table), and
+ * the count of kept lanes read from it: before a full rack's empty test
+ * (open_stores), so the count is there on both of its paths. */
+static void sse2_entry(int mask_id)
+{
+    Memo *mm = memo(mask_id);
+    if (mm->tbase >= 0)
+        return;
+    int bits = mask_bits(mask_id, S->vreg[mask_id]);
+    mm->tbase = gnew();
+    mm->table = gnew();
+    ins("leaq", 2, gw(mm->tbase, 64), rk_mc(shift_table()));
+    ins("movl", 2, gw(mm->table, 32), gr(bits, 32));
+    ins("shll", 2, gx(mm->table, 32), rk_mi(6));
+    if (mm->count < 0) {
+        mm->count = gnew();
+        ins("movl", 2, gw(mm->count, 32), mem((Addr){mm->tbase, mm->table, 1, 32}, 0, 32, false));
     }
 }
 
+/* A rack that keeps every lane (bits 15) needs no permutation: it
+ * branches past the selects to where they join, with its columns as
+ * they are.  Where most records survive that is almost every rack, and
+ * the loop costs what a plain copy does; at 50 % one rack in 16 takes
+ * it. */
 static void sse2_compact(int mask_id, bool tail)
 {
     Memo *mm = memo(mask_id);
     RkBlock *nb = R.nb;
-    Tree t = {mask_bits(mask_id, S->vreg[mask_id]), NULL, 0, NULL, 0, tail};
-    t.vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
-    t.leaves = rk_arena_alloc(&rk_heap, sizeof(int) * 16);
-    mm->perm = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
+    sse2_entry(mask_id);
+    int base = mm->tbase, idx = mm->table, n = 0;
+    int *vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
     int *which = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
+    mm->perm = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(nb->ninstrs + 1));
     for (int i = 0; i < nb->ninstrs; i++) {
         RkInstr *c = nb->instrs[i];
         mm->perm[i] = -1;
@@ -117,18 +147,29 @@ static void sse2_compact(int mask_id, bool tail)
         if (v < 0)
             rk_diag_internal("%s: a compacted column is computed after the compaction starts",
                              S->nf->name);
-        which[t.nvals] = i;
-        t.vals[t.nvals++] = v;
+        which[n] = i;
+        vals[n++] = v;
     }
-    dispatch(&t);
-    int join = block("compacted");
-    for (int i = 0; i < t.nvals; i++)
-        mm->perm[which[i]] = vparam(join);
-    mm->count = gparam(join);
-    if (tail)
-        mm->prefix_bits = gparam(join);
-    for (int l = 0; l < t.nleaves; l++)
-        set_jump(t.leaves[l], join);
+    int here = S->mf->cur, bits = mask_bits(mask_id, S->vreg[mask_id]);
+    ins("cmpl", 2, gr(bits, 32), rk_mi(15));
+    int all = block("kept");
+    for (int k = 0; k < n; k++)
+        rk_mir_jump_arg(term_of(all), rk_mreg(RK_RC_VEC, true, vals[k]));
+    int some = block("select");
+    set_branch(here, "e", all, some);
+    for (int k = 0; k < n; k++) {
+        int t = shift_step(shift_step(vals[k], 0x39, base, idx, 0), 0x4e, base, idx, 16);
+        rk_mir_jump_arg(term_of(S->mf->cur), rk_mreg(RK_RC_VEC, true, t));
+    }
+    int from = S->mf->cur, join = block("compacted");
+    for (int k = 0; k < n; k++)
+        mm->perm[which[k]] = vparam(join);
+    set_jump(all, join);
+    set_jump(from, join);
+    if (tail && mm->prefix_bits < 0) {
+        mm->prefix_bits = gnew();
+        ins("movl", 2, gw(mm->prefix_bits, 32), mem((Addr){base, idx, 1, 36}, 0, 32, false));
+    }
 }
 
 static int instr_index(RkInstr *in)
@@ -147,8 +188,8 @@ static int instr_index(RkInstr *in)
  * elsewhere the branch is never taken.  The test adds no general
  * register to what the stores keep live: AVX2 tests the selection bits
  * the table lookup reads anyway, AVX-512 the k register (kortestw), and
- * the popcount is taken after the join, as before.  SSE2's branch tree
- * has its own empty leaf. */
+ * the popcount is taken after the join, as before; SSE2 reads the count
+ * from its table before the test. */
 static void open_stores(int mask_id)
 {
     Memo *mm = memo(mask_id);
@@ -159,6 +200,8 @@ static void open_stores(int mask_id)
         ins("kortestw", 2, rk_mo_reg(kr, 0, false, true), rk_mo_reg(kr, 0, false, true));
     } else {
         int bits = mask_bits(mask_id, m);
+        if (S->level == SSE2)
+            sse2_entry(mask_id);
         ins("testl", 2, gr(bits, 32), gr(bits, 32));
     }
     mm->skip_from = S->mf->cur;
@@ -193,8 +236,8 @@ static void close_stores(int mask_id, RkInstr *in)
  * becomes vpermps's memory operand (fold.c).  Moving the load past the
  * other columns' stores is safe: a compaction's columns are disjoint (a
  * run call traps otherwise, docs/interp-decisions.md), and this load
- * reads the column that only its own store writes.  SSE2's branch tree
- * wants every column before its first branch, so it loads them first. */
+ * reads the column that only its own store writes.  SSE2 permutes every
+ * column at its first store, so it loads them all before. */
 bool deferred_load(RkInstr *in)
 {
     if (S->level == SSE2 || in->opc != RK_OP_RACK_LOAD || in->through >= 0 || in->imm ||
@@ -216,7 +259,7 @@ static void compress_one(RkInstr *in);
 void compress_store(RkInstr *in)
 {
     int mask_id = in->args[1];
-    bool skips = in->through < 0 && S->level != SSE2;
+    bool skips = in->through < 0;
     if (skips && memo(mask_id)->skip == 0)
         open_stores(mask_id);
     if (S->vreg[in->args[2]] < 0) { /* a deferred load */

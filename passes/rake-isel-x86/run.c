@@ -969,7 +969,7 @@ static Pending select_block(RkFunc *nf, RkBlock *nb)
         S->vreg[id] = gpr ? gparam(S->mf->cur) : vparam(S->mf->cur);
     }
     for (int i = 0; i < nf->nvalues + 1; i++)
-        R.memo[i] = (Memo){-1, -1, -1, -1, -1, NULL, 0, -1, -1, -1};
+        R.memo[i] = (Memo){-1, -1, -1, -1, -1, NULL, -1, 0, -1, -1, -1};
     forget_constants();
     for (int i = 0; i < nb->ninstrs; i++) {
         RkInstr *in = nb->instrs[i];

@@ -209,49 +209,12 @@ static bool to_trap(const RkMFlat *fl, const RkMInstr *in)
     return false;
 }
 
-/* The longest case (as emitted: its block's instructions and its jump
- * back) of each switch whose jump lies in flattened instructions
- * from..to: a rack runs one case of each, laid out after the function
- * (lib/mir.c, place_cases). */
-static void switch_cases(const RkMFunc *f, const RkMFlat *fl, int from, int to, int *all,
-                         int *vec)
-{
-    bool *starts = calloc((size_t)fl->n + 1, sizeof *starts);
-    if (!starts)
-        rk_diag_internal("out of memory");
-    for (int b = 0; b < f->nblocks; b++)
-        if (fl->block_at[b] >= 0)
-            starts[fl->block_at[b]] = true;
-    for (int b = 0; b < f->nblocks; b++) {
-        const RkMTerm *t = &f->blocks[b]->term;
-        int at = fl->block_at[b];
-        if (t->kind != RK_MT_SWITCH || at < from || at > to)
-            continue;
-        int most = 0, most_vec = 0;
-        for (int k = 0; k < t->ncases; k++) {
-            int c = fl->block_at[rk_mir_thread(f, t->cases[k])], n = 0, nv = 0;
-            if (c <= to) /* inside the stretch: counted already */
-                continue;
-            for (int i = c; i < fl->n && (i == c || !starts[i]); i++) {
-                n++;
-                nv += vector_instr(&fl->ins[i]);
-            }
-            if (n > most)
-                most = n, most_vec = nv;
-        }
-        *all += most;
-        *vec += most_vec;
-    }
-    free(starts);
-}
-
 /* The full-rack loop: the longest stretch of the emitted code from a
  * backward branch's target to that branch (the loop is rotated, so the
  * stretch is its body and its test) that holds no return and no trap and
  * branches to no trap (in a general run, the loop whose checks passed
  * before it, not the checked copy, whatever the layout); an unrolled
- * loop's stretch holds both of its racks.  A switch in it adds its
- * longest case. */
+ * loop's stretch holds both of its racks. */
 static void loop_counts(const RkMFunc *f, const RkTarget *t, int *all, int *vec)
 {
     RkMFlat fl = rk_mir_flatten(f, t);
@@ -276,8 +239,6 @@ static void loop_counts(const RkMFunc *f, const RkTarget *t, int *all, int *vec)
         (*all)++;
         *vec += vector_instr(&fl.ins[i]);
     }
-    if (from >= 0)
-        switch_cases(f, &fl, from, to, all, vec);
 }
 
 /* --- the report ---------------------------------------------------------------- */
@@ -290,8 +251,9 @@ static const char *compaction_method(const RkProfile *p)
     if (!strcmp(p->name, "x86-avx2"))
         return "vmovmskps bits, vpermps by a 256-entry table of lane orders (compact columns "
                "narrowed by vpshufb and vpermd)";
-    return "movmskps bits, a jump through a table to one of 16 pshufd permutations (compact "
-           "columns narrowed by sign-extending shifts and saturating packs)";
+    return "movmskps bits, each column selected against itself rotated by pshufd, twice, "
+           "under masks from a 16-entry table (compact columns narrowed by sign-extending "
+           "shifts and saturating packs)";
 }
 
 static void tail_line(const RkProfile *p, const Run *r)

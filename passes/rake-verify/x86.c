@@ -31,14 +31,6 @@
  *                    selected block
  *   relocation       only R_X86_64_PC32 into .rodata, at a constant load
  *   constant         each loaded constant has the selected bytes
- *   switch           an indirect jump only as a selected switch: right
- *                    after `leaq TABLE(%rip), b; movslq (b,i,4), d;
- *                    addq b, d` (d the jumped-to register), the table in
- *                    .text outside every function, reached with no
- *                    relocation, one entry per case, each entry plus
- *                    the table's address the first instruction of its
- *                    case (the index's range, the four bits of a
- *                    movmskps, is the selection's)
  *   whole-register   rack work on whole XMM/YMM/ZMM registers
  *   scalar-transfer  no vector data moved into a general register but the
  *                    terminal transfer into the result register, and in a
@@ -74,7 +66,6 @@ typedef struct Insn {
     int nops;
     bool mem;        /* has a memory operand other than a rip-relative load */
     bool rip;        /* has a rip-relative operand */
-    int64_t rip_disp; /* its displacement */
     const char *text;
 } Insn;
 
@@ -162,7 +153,6 @@ static void normalise(csh h, cs_insn *ci, Insn *o)
             if (!strcmp(base, "rip") && !index[0]) {
                 snprintf(o->ops[o->nops++], 64, "rip");
                 o->rip = true;
-                o->rip_disp = op->mem.disp;
             } else {
                 mem_str(o->ops[o->nops++], 64, base, index, op->mem.scale, op->mem.disp);
                 o->mem = true;
@@ -221,7 +211,6 @@ static void mir_ops(const Ctx *c, const RkMInstr *in, char ops[8][64], int *n)
             snprintf(s, 64, "$%lld", (long long)o->imm);
             break;
         case RK_MO_CONST:
-        case RK_MO_TABLE:
             snprintf(s, 64, "rip");
             break;
         case RK_MO_LABEL:
@@ -694,54 +683,6 @@ static void check_selection(Ctx *c, const Insn *in, const RkMInstr *mi)
     violation(c, in, "selection", "the selection has %s%s here", mi->op, buf);
 }
 
-/* A switch's indirect jump (flattened instruction i, d its register):
- * the three selected instructions before it compute d from the table,
- * and the table in the object sends each case where the selection does. */
-static void check_switch(Ctx *c, const Insn *ins, int i)
-{
-    const RkMInstr *fl = c->fl.ins, *j = &fl[i];
-    const RkMOp *lea = i >= 3 && fl[i - 3].nops == 2 ? &fl[i - 3].ops[1] : NULL;
-    if (!lea || lea->kind != RK_MO_TABLE || strcmp(fl[i - 3].op, "leaq") ||
-        strcmp(fl[i - 2].op, "movslq") || strcmp(fl[i - 1].op, "addq"))
-        return violation(c, &ins[i], "switch", "an indirect jump comes right after the "
-                                               "leaq, movslq and addq of its table");
-    RkMReg base = fl[i - 3].ops[0].reg, d = j->ops[0].reg;
-    const RkMOp *ld = &fl[i - 2].ops[1];
-    const RkMTerm *sw = &c->f->blocks[lea->imm]->term;
-    if (!rk_mreg_eq(fl[i - 2].ops[0].reg, d) || ld->kind != RK_MO_MEM ||
-        !rk_mreg_eq(ld->reg, base) || ld->scale != 4 || ld->disp || ld->bits != 32 ||
-        !rk_mreg_eq(fl[i - 1].ops[0].reg, d) || !rk_mreg_eq(fl[i - 1].ops[1].reg, base) ||
-        sw->kind != RK_MT_SWITCH || !rk_mreg_eq(sw->reg.reg, d))
-        return violation(c, &ins[i], "switch", "the jump's register isn't its table's entry "
-                                               "plus the table's address");
-    const Insn *at = &ins[i - 3];
-    uint64_t end = at->addr + (uint64_t)at->size;
-    if (!at->rip || reloc_at(c, end - 4))
-        return violation(c, at, "switch", "the table is reached rip-relative, with no "
-                                          "relocation");
-    uint64_t t = end + (uint64_t)at->rip_disp, bytes = 4 * (uint64_t)sw->ncases;
-    ElfSection *text = &c->obj->sections[c->obj->text];
-    if (t % 4 || t > text->size || bytes > text->size - t)
-        return violation(c, at, "switch", "the table lies outside .text");
-    for (int k = 0; k < c->obj->nsymbols; k++) {
-        const ElfSymbol *y = &c->obj->symbols[k];
-        if (y->type == 2 && y->shndx == c->obj->text && t < y->value + y->size &&
-            y->value < t + bytes)
-            return violation(c, at, "switch", "the table overlaps function %s", y->name);
-    }
-    for (int k = 0; k < sw->ncases; k++) {
-        const uint8_t *e = text->data + t + 4 * (uint64_t)k;
-        int32_t off = (int32_t)((uint32_t)e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16 |
-                                (uint32_t)e[3] << 24);
-        uint64_t want = address_of(c, c->fl.block_at[rk_mir_thread(c->f, sw->cases[k])]);
-        if (t + (uint64_t)(int64_t)off != want)
-            return violation(c, at, "switch", "case %d of the table goes to +0x%llx, not to "
-                                              "%s at +0x%llx", k,
-                             (unsigned long long)(t + (uint64_t)(int64_t)off),
-                             c->f->blocks[sw->cases[k]]->label, (unsigned long long)want);
-    }
-}
-
 /* Whether control can't fall out of the function after this instruction. */
 static bool ends_flow(const Ctx *c, const char *m)
 {
@@ -809,9 +750,6 @@ static void verify_function(Ctx *c, csh h)
         check_whole(c, &ins[i], mi);
         check_cross(c, &ins[i], mi);
         check_constant(c, &ins[i], mi);
-        if (!c->failed && rk_target_insn_is(c->t, mi->op, RK_I_BRANCH) && mi->nops == 1 &&
-            mi->ops[0].kind == RK_MO_REG)
-            check_switch(c, ins, (int)i);
     }
     if (!c->failed && (int)c->n < c->fl.n)
         violation(c, NULL, "selection", "the object ends before the selection's %s",
