@@ -52,6 +52,23 @@ profiles_run() {
     done
 }
 
+@test "bench-smoke: a row's variants take their samples in turn (sample s of each, then s + 1)" {
+    RAKE_BENCH_TRACE=1 "$BATS_FILE_TMPDIR/build/bench" --smoke --sizes 1003 --samples 3 \
+        --out "$BATS_FILE_TMPDIR/trace" 2>"$BATS_FILE_TMPDIR/trace.err" >/dev/null
+    grep '^sample ' "$BATS_FILE_TMPDIR/trace.err" >"$BATS_FILE_TMPDIR/trace.txt"
+    # every kernel's row is traced, with several variants
+    for k in "${KERNELS[@]}"; do
+        grep -q "^sample $k " "$BATS_FILE_TMPDIR/trace.txt" || { echo "no samples of $k"; return 1; }
+    done
+    # within a row, line i is sample i / n of variant i % n (n variants)
+    awk '{ row = $2 " " $3
+           if (row != last) { i = 0; last = row }
+           if ($7 < 2 || $4 != int(i / $7) || $5 != i % $7) { print "out of turn: " $0; bad = 1 }
+           i++ }
+         END { exit bad }' "$BATS_FILE_TMPDIR/trace.txt"
+    [ "$(wc -l <"$BATS_FILE_TMPDIR/trace.txt")" -ge 27 ]
+}
+
 @test "bench-smoke: a profile the machine can't run is skipped with a printed reason" {
     grep -qw avx512f /proc/cpuinfo && skip "this CPU runs every profile"
     grep -q "skipping x86-avx512: " "$BATS_FILE_TMPDIR/log"

@@ -18,7 +18,9 @@
  *      --min-ms of calls each (compaction is destructive, so each of its
  *      calls is timed alone after an untimed reset), the median of
  *      --samples samples, in records per second; the row's variants
- *      take their samples in turn, so machine noise falls on all alike;
+ *      take their samples in turn, so machine noise falls on all alike
+ *      (RAKE_BENCH_TRACE set: each sample's row, index and variant on
+ *      stderr, in the order taken);
  *   3. computes the bound: for in-cache sizes the port model (2 vector
  *      loads and 1 vector store per cycle at the profile's width, at the
  *      core clock measured with a chain of dependent adds), for
@@ -477,10 +479,13 @@ static long reps_for(struct ctx *c, const struct kernel *k, bench_fn f,
 static void measure_all(struct ctx *c, const struct kernel *k, struct timing *t, int nt,
                         const struct opts *o, int samples)
 {
+    bool trace = getenv("RAKE_BENCH_TRACE") != NULL; /* tests/60 checks the order */
     for (int v = 0; v < nt; v++)
         t[v].reps = reps_for(c, k, t[v].f, o);
     for (int s = 0; s < samples; s++)
         for (int v = 0; v < nt; v++) {
+            if (trace)
+                fprintf(stderr, "sample %s %lld %d %d of %d\n", k->id, (long long)c->n, s, v, nt);
             double secs = timed_batch(c, k, t[v].f, t[v].reps);
             t[v].rates[s] = (double)c->n * (double)t[v].reps / secs;
         }
