@@ -287,4 +287,11 @@ uint32_t rk_nir_op_benign(const RkOpInfo *info, int i);
  * is exact and raises nothing (docs/nir.md, "Sanitisation"). */
 bool rk_nir_op_const_benign(const RkOpInfo *info, int i, uint32_t bits);
 
+/* The stack descriptor that stack.count and stack.set_count read and
+ * write and stack.column reads (docs/runs.md, and the struct the C
+ * header declares): the record count at RK_STACK_COUNT_AT, then column
+ * k's pointer at RK_STACK_COLUMNS_AT + RK_STACK_COLUMN_BYTES * k.  A run
+ * writes only the count, so a column pointer may be loaded again. */
+enum { RK_STACK_COUNT_AT = 0, RK_STACK_COLUMNS_AT = 8, RK_STACK_COLUMN_BYTES = 8 };
+
 #endif

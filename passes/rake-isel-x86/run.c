@@ -753,17 +753,18 @@ static int run_instr(RkInstr *in)
         break;
     case RK_OP_STACK_COUNT: {
         int d = gnew();
-        ins("movq", 2, gw(d, 64), mem((Addr){S->vreg[in->args[0]], -1, 8, 0}, 0, 64, false));
+        ins("movq", 2, gw(d, 64),
+            mem((Addr){S->vreg[in->args[0]], -1, 8, RK_STACK_COUNT_AT}, 0, 64, false));
         return d;
     }
     case RK_OP_STACK_COLUMN: {
         int d = gnew();
-        ins("movq", 2, gw(d, 64),
-            mem((Addr){S->vreg[in->args[0]], -1, 8, 0}, 1 + in->imm, 64, false));
+        Addr desc = {S->vreg[in->args[0]], -1, RK_STACK_COLUMN_BYTES, RK_STACK_COLUMNS_AT};
+        ins("movq", 2, gw(d, 64), mem(desc, in->imm, 64, false));
         return d;
     }
     case RK_OP_STACK_SET_COUNT:
-        ins("movq", 2, mem((Addr){S->vreg[in->args[0]], -1, 8, 0}, 0, 64, true),
+        ins("movq", 2, mem((Addr){S->vreg[in->args[0]], -1, 8, RK_STACK_COUNT_AT}, 0, 64, true),
             gr(S->vreg[in->args[1]], 64));
         return -1;
     case RK_OP_PTR_ADD: ptr_add(in); return -1;

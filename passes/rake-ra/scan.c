@@ -376,13 +376,14 @@ bool ra_column_load(const RkMInstr *in)
     return in && in->origin && !strcmp(in->origin, rk_nir_op_name(RK_OP_STACK_COLUMN)) &&
            in->nops == 2 &&
            in->ops[1].kind == RK_MO_MEM && in->ops[1].reg.virt && in->ops[1].index.num < 0 &&
-           in->ops[1].disp >= 8;
+           in->ops[1].disp >= RK_STACK_COLUMNS_AT;
 }
 
 /* A column pointer's load is repeatable while the descriptor's register
  * holds the same value and nothing writes the pointer fields.  A run
- * writes only a descriptor's count (stack.set_count, offset 0); a run
- * calling slow blocks is left alone (they are C). */
+ * writes only a descriptor's count (stack.set_count, lib/nirops.h's
+ * descriptor layout); a run calling slow blocks is left alone (they are
+ * C). */
 static bool column_load(const Ra *ra, const RkMInstr *in)
 {
     if (!ra_column_load(in))
