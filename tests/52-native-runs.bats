@@ -437,7 +437,7 @@ compact_loop() {
              END {for (i = from; i <= to; i++) print line[i]}'
 }
 
-@test "native runs: compaction tests its selection before the first column and skips an empty rack; kept columns load after the test" {
+@test "native runs: compaction tests its selection before the first column and skips an empty rack; kept columns load after the test; the kill column stores its packed zeros" {
     local p s=$BATS_TEST_TMPDIR/loop.s first test
     for p in x86-avx2 x86-avx512; do
         compact_loop "$p" >"$s"
@@ -451,13 +451,24 @@ compact_loop() {
         # the five f32 columns are read only after the test
         [ "$(sed -n "1,${test}p" "$s" | grep -cE '\(%r[a-z0-9]+,%r[a-z0-9]+,4\)')" -eq 0 ]
     done
-    # AVX2: each kept column is its vpermps's memory operand
+    # AVX2: each kept column is its vpermps's memory operand; the kill
+    # column, which its own selection compares with 0, is neither
+    # permuted nor narrowed in the loop: it stores a constant of packed
+    # zeros (rake-opt, kept_splat; loaded before the loop)
     compact_loop x86-avx2 >"$s"
     [ "$(grep -cE '	vpermps	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), ' "$s")" -eq 5 ]
-    # AVX-512: compressed in a register, stored whole (never vcompressps to memory)
+    [ "$(grep -c '	vpermps	' "$s")" -eq 5 ]
+    ! grep -qE '	(vpshufb|vpermd)	' "$s"
+    grep -qE '	vmovq	%xmm[0-9]+, \(%r[a-z0-9]+,%r[a-z0-9]+,1\)$' "$s"
+    # AVX-512: compressed in a register, stored whole (never vcompressps to
+    # memory); five columns, the kill column's zeros stored as they are
     compact_loop x86-avx512 >"$s"
     ! grep -qE '	vcompressps	%zmm[0-9]+, \(' "$s"
-    [ "$(grep -cE '	vcompressps	%zmm[0-9]+, %zmm[0-9]+\{%k[1-7]\}\{z\}$' "$s")" -eq 6 ]
+    [ "$(grep -cE '	vcompressps	%zmm[0-9]+, %zmm[0-9]+\{%k[1-7]\}\{z\}$' "$s")" -eq 5 ]
+    # SSE2: two rotations per permuted column, five columns
+    compact_loop x86-sse2 >"$s"
+    [ "$(grep -c '	pshufd	' "$s")" -eq 10 ]
+    ! grep -qE '	(packssdw|packsswb)	' "$s"
 }
 
 @test "native runs: on AVX2 and AVX-512 a column load read once is its reader's memory operand; never on SSE2" {

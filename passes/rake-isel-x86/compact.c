@@ -12,6 +12,28 @@
 #include "arena.h"
 #include "run.h"
 
+/* A stored rack with one value in every lane (rake-opt stores the splat
+ * its selection compares a column with: `compact s where k = <0>`): any
+ * permutation of it is itself, so none is selected. */
+static bool splat_value(int id)
+{
+    RkInstr *d = nir_def(id);
+    return d && d->opc == RK_OP_RACK_SPLAT;
+}
+
+/* A constant splat's lanes narrowed to `bytes` each, packed from the
+ * register's first byte: a constant (loaded before the loop, hoist.c)
+ * where narrowing the splat would take instructions every rack. */
+static int packed_splat(uint64_t bits, int bytes)
+{
+    uint32_t w[16];
+    uint32_t one = bytes == 1 ? (uint32_t)(bits & 0xff) * 0x01010101u
+                              : (uint32_t)(bits & 0xffff) * 0x00010001u;
+    for (int k = 0; k < lanes(); k++)
+        w[k] = one;
+    return konst_vector(w);
+}
+
 /* AVX2: the lane order selecting the set bits of each 8-bit pattern, as
  * bytes (vpmovzxbd widens one entry to vpermps's indices). */
 static int order_table(void)
@@ -147,6 +169,10 @@ static void sse2_compact(int mask_id, bool tail)
         if (v < 0)
             rk_diag_internal("%s: a compacted column is computed after the compaction starts",
                              S->nf->name);
+        if (splat_value(c->args[2])) {
+            mm->perm[i] = v;
+            continue;
+        }
         which[n] = i;
         vals[n++] = v;
     }
@@ -278,12 +304,15 @@ static void compress_one(RkInstr *in)
     const RkType *pt = type_of(in->args[0]);
     Addr a = addr_of(in->args[0]);
     int mask_id = in->args[1], m = S->vreg[mask_id], v = S->vreg[in->args[2]], n = lanes();
-    bool tail = in->through >= 0;
+    bool tail = in->through >= 0, same = splat_value(in->args[2]);
     if (S->level == AVX512) {
         /* compress into a register, then store: vcompressps to memory is
          * microcoded on AMD Zen 4 (about 40x slower here, bench/) */
-        int t = fresh();
-        ins("vcompressps", 2, rk_mmask(rk_mvd(t), kreg(m), true), rk_mv(v));
+        int t = v;
+        if (!same) {
+            t = fresh();
+            ins("vcompressps", 2, rk_mmask(rk_mvd(t), kreg(m), true), rk_mv(v));
+        }
         if (!tail) {
             store_full(a, 0, t);
             return;
@@ -298,7 +327,9 @@ static void compress_one(RkInstr *in)
     }
     int t;
     Memo *mm = memo(mask_id);
-    if (S->level == AVX2) {
+    if (same) {
+        t = v;
+    } else if (S->level == AVX2) {
         t = fresh();
         ins("vpermps", 3, rk_mvd(t), rk_mv(avx2_order(mask_id)), rk_mv(v));
     } else {
@@ -307,7 +338,11 @@ static void compress_one(RkInstr *in)
         t = mm->perm[instr_index(in)];
     }
     if (!tail) {
-        store_full(a, 0, t);
+        RkInstr *d = nir_def(in->args[2]);
+        if (same && d->nargs == 0 && a.scale < 4)
+            store_packed(a, 0, packed_splat(d->bits, a.scale));
+        else
+            store_full(a, 0, t);
         return;
     }
     int cnt = popcount(mask_id);

@@ -590,8 +590,13 @@ void store_full(Addr a, int64_t imm, int v)
         ins(a.scale == 1 ? "vpmovdb" : "vpmovdw", 2, mem(a, imm, n * a.scale * 8, true), rk_mv(v));
         return;
     }
-    int t = narrow(v, a.scale);
-    int bits = n * a.scale * 8;
+    store_packed(a, imm, narrow(v, a.scale));
+}
+
+/* A compact column's rack already packed into t's low bytes. */
+void store_packed(Addr a, int64_t imm, int t)
+{
+    int bits = lanes() * a.scale * 8;
     const char *op = S->level == SSE2 ? (bits == 32 ? "movd" : "movsd")
                                       : (bits == 64 ? "vmovq" : "vmovups");
     ins(op, 2, mem(a, imm, bits, true), rk_mvx(rk_mv(t)));

@@ -85,6 +85,7 @@ RkMReg kreg(int m);
 int lanes_below(int n);
 int popcount(int mask_id);
 void store_full(Addr a, int64_t imm, int v);
+void store_packed(Addr a, int64_t imm, int t); /* a compact column's packed rack */
 bool float_elem(const RkType *ptr);
 void guarded_store(Addr a, int bits, int v);
 int run_load(RkInstr *in); /* rack.load */

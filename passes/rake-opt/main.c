@@ -20,8 +20,13 @@
  *      through `rack.bitcast` as i32, since every lane is below 2^16 and
  *      both conversions give the same floats; most profiles convert
  *      signed lanes in one instruction and unsigned ones in several;
- *   6. dead-code removal of pure instructions nothing uses;
- *   7. folding, with 3 and 1: a uniform integer or Boolean operation
+ *   6. a compaction's stored rack that its own selection compares equal
+ *      to a splat, on integer lanes (equality of bits), holds the splat
+ *      in every lane the compaction keeps: the compress_store stores the
+ *      splat (`compact s where k = <0>` writes the kept records' k as
+ *      zeros, and no backend permutes them);
+ *   7. dead-code removal of pure instructions nothing uses;
+ *   8. folding, with 3 and 1: a uniform integer or Boolean operation
  *      (u.cvt, u.add, u.sub, u.mul, u.and, u.or, u.not, u.neg and the
  *      comparisons) on constants becomes a constant, computed by
  *      lib/lanewise as the evaluators compute it; u.and and u.or with a
@@ -271,7 +276,7 @@ static bool collapse(Fn *x)
     return changed;
 }
 
-/* 5. dead code */
+/* 7. dead code */
 static bool removable(const RkInstr *in)
 {
     const RkOpInfo *op = rk_nir_op_info(in->opc);
@@ -346,7 +351,35 @@ static bool signed_convert(Fn *x)
     return changed;
 }
 
-/* 7. folding */
+/* 6. the splat a compaction's selection compares its stored rack with */
+static bool kept_splat(Fn *x)
+{
+    bool changed = false;
+    for (int i = 0; i < x->f->nblocks; i++) {
+        RkBlock *b = x->f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            if (in->opc != RK_OP_RACK_COMPRESS_STORE || in->nargs < 3 || in->args[1] < 0)
+                continue;
+            RkInstr *m = x->def[in->args[1]], *v = in->args[2] >= 0 ? x->def[in->args[2]] : NULL;
+            if (!m || m->opc != RK_OP_RACK_CMP_EQ || m->nargs != 2 || !v || !v->type ||
+                v->type->kind != RK_T_RACK || v->type->elem == RK_E_F32)
+                continue;
+            for (int side = 0; side < 2; side++) {
+                RkInstr *s = m->args[1 - side] >= 0 ? x->def[m->args[1 - side]] : NULL;
+                if (m->args[side] == v->id && s && s->opc == RK_OP_RACK_SPLAT &&
+                    rk_ty_equal(s->type, v->type)) {
+                    in->args[2] = s->id;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+    }
+    return changed;
+}
+
+/* 8. folding */
 static RkInstr *const_def(Fn *x, int id)
 {
     RkInstr *d = id >= 0 && id < x->f->nvalues ? x->def[id] : NULL;
@@ -481,6 +514,8 @@ static void optimise(RkFunc *f, const RkProfile *p)
         }
     }
     if (signed_convert(&x))
+        reindex(&x);
+    if (kept_splat(&x))
         reindex(&x);
     while (dce(&x))
         reindex(&x);
