@@ -6,7 +6,10 @@
  * and b dies at the operation, the copy stays: d and a are live at once.
  * The operation commutes, so `copy d <- b; op d, a` means the same, and
  * then b, dying at the copy, hands its register to d and the copy is a
- * move of a register onto itself, which goes.  Only operations the target
+ * move of a register onto itself, which goes.  When a dies at the copy
+ * too, the swap is made if d has a hint (the result register, where the
+ * last operation's value goes) that a isn't already in (an argument): b
+ * can hand d that register.  Only operations the target
  * table marks RK_I_COMMUTE (not min and max: their second operand decides
  * NaNs and signed zeros), with plain register operands of one class and
  * view.  Runs once, on the first intervals; the caller recomputes them. */
@@ -43,8 +46,16 @@ bool ra_commute(Ra *ra)
             if (!pattern(ra, c, op))
                 continue;
             int at = ra->pos.start[blk] + 1 + i + 1;
-            int a = c->ops[1].reg.num, b = op->ops[1].reg.num;
-            if (ra->r[b].hi != at || ra->r[a].hi <= at)
+            int a = c->ops[1].reg.num, b = op->ops[1].reg.num, d = c->ops[0].reg.num;
+            /* a living on, or (both dying) d wanting a register b can
+             * hand it (the result's: `andps %xmm2, %xmm0` with no move
+             * into the result register after it), unless a is the
+             * argument already in that register, which hands it at the
+             * copy as it is */
+            bool both = ra->r[a].hi <= at;
+            if (ra->r[b].hi != at ||
+                (both && (ra->r[d].hint < 0 ||
+                          (ra->r[a].pinned && ra->r[a].reg == ra->r[d].hint))))
                 continue;
             c->ops[1].reg.num = b;
             op->ops[1].reg.num = a;
