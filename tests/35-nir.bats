@@ -531,8 +531,9 @@ fma_operands() {
     grep -q 'u.cmp\|u.cvt\|u.select\|u.not\|u.or\|u.and\|u.sub' "$REWRITE/fold.opt.txt" && fail_file "$REWRITE/fold.opt.txt" "an operation on constants is left"
     grep -q '%17 : i64 = const i64:0x0000000000000001$' "$REWRITE/fold.opt.txt" && grep -q 'u.add %0, %17$' "$REWRITE/fold.opt.txt" ||
         fail_file "$REWRITE/fold.opt.txt" "0 - (-1) isn't 1, or the add of the parameter went"
-    # ints stores its splat of 7 for k (%14), floats its own x (%13)
+    # ints stores its splat of 7 for k (%14; in the tail %31), floats its own x (%13)
     grep -q '^  rack.compress_store %18, %15, %14$' "$REWRITE/kept-splat.opt.txt" &&
+        grep -q '^  rack.compress_store %36, %33, %31 {through=%28}$' "$REWRITE/kept-splat.opt.txt" &&
         grep -q '^  rack.compress_store %19, %15, %13$' "$REWRITE/kept-splat.opt.txt" ||
         fail_file "$REWRITE/kept-splat.opt.txt" "the compared column isn't stored as the splat, or a float one is"
     report

@@ -24,7 +24,8 @@
  *      to a splat, on integer lanes (equality of bits), holds the splat
  *      in every lane the compaction keeps: the compress_store stores the
  *      splat (`compact s where k = <0>` writes the kept records' k as
- *      zeros, and no backend permutes them);
+ *      zeros, and no backend permutes them); also through mask.and (a
+ *      tail's selection: the comparison and the tail's lanes);
  *   7. dead-code removal of pure instructions nothing uses;
  *   8. folding, with 3 and 1: a uniform integer or Boolean operation
  *      (u.cvt, u.add, u.sub, u.mul, u.and, u.or, u.not, u.neg and the
@@ -352,6 +353,30 @@ static bool signed_convert(Fn *x)
 }
 
 /* 6. the splat a compaction's selection compares its stored rack with */
+
+/* The splat that every true lane of mask m compares rack v equal to: m is
+ * rack.cmp.eq of v and a splat, or a mask.and one of whose sides is (a
+ * tail's selection is the comparison and the tail's lanes); -1 if none. */
+static int equal_splat(Fn *x, int m, const RkInstr *v, int depth)
+{
+    RkInstr *d = m >= 0 ? x->def[m] : NULL;
+    if (!d || d->nargs != 2 || depth > 8)
+        return -1;
+    for (int side = 0; side < 2; side++) {
+        if (d->opc == RK_OP_MASK_AND) {
+            int s = equal_splat(x, d->args[side], v, depth + 1);
+            if (s >= 0)
+                return s;
+            continue;
+        }
+        RkInstr *s = d->args[1 - side] >= 0 ? x->def[d->args[1 - side]] : NULL;
+        if (d->opc == RK_OP_RACK_CMP_EQ && d->args[side] == v->id && s &&
+            s->opc == RK_OP_RACK_SPLAT && rk_ty_equal(s->type, v->type))
+            return s->id;
+    }
+    return -1;
+}
+
 static bool kept_splat(Fn *x)
 {
     bool changed = false;
@@ -359,20 +384,15 @@ static bool kept_splat(Fn *x)
         RkBlock *b = x->f->blocks[i];
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *in = b->instrs[j];
-            if (in->opc != RK_OP_RACK_COMPRESS_STORE || in->nargs < 3 || in->args[1] < 0)
+            if (in->opc != RK_OP_RACK_COMPRESS_STORE || in->nargs < 3)
                 continue;
-            RkInstr *m = x->def[in->args[1]], *v = in->args[2] >= 0 ? x->def[in->args[2]] : NULL;
-            if (!m || m->opc != RK_OP_RACK_CMP_EQ || m->nargs != 2 || !v || !v->type ||
-                v->type->kind != RK_T_RACK || v->type->elem == RK_E_F32)
+            RkInstr *v = in->args[2] >= 0 ? x->def[in->args[2]] : NULL;
+            if (!v || !v->type || v->type->kind != RK_T_RACK || v->type->elem == RK_E_F32)
                 continue;
-            for (int side = 0; side < 2; side++) {
-                RkInstr *s = m->args[1 - side] >= 0 ? x->def[m->args[1 - side]] : NULL;
-                if (m->args[side] == v->id && s && s->opc == RK_OP_RACK_SPLAT &&
-                    rk_ty_equal(s->type, v->type)) {
-                    in->args[2] = s->id;
-                    changed = true;
-                    break;
-                }
+            int s = equal_splat(x, in->args[1], v, 0);
+            if (s >= 0) {
+                in->args[2] = s;
+                changed = true;
             }
         }
     }
