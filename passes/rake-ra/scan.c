@@ -11,8 +11,12 @@
  *     onto itself, and goes;
  *   - a value's hint comes first when it is free: the result register for
  *     the value the result move reads, and for block parameters and jump
- *     arguments the register of their partner across the edge, so a
+ *     arguments the register of their partner across the edge (or of a
+ *     sibling argument, when the partner has none yet), so a
  *     loop-carried value usually needs no move on the back edge;
+ *   - then, for a copy of a value the copy reads for the last time, that
+ *     value's register: the copy becomes a move onto itself and goes
+ *     (SSE2's two-operand forms copy before each destructive operation);
  *   - otherwise the first free register in the target's allocation order
  *     (caller-saved before callee-saved), skipping reserved ones and any
  *     register that the code names physically while the value would live.
@@ -176,6 +180,23 @@ static int first_free(Ra *ra, int cls, int v)
     return -1;
 }
 
+/* The register of the value v is copied from, if that value is read
+ * for the last time by the copy: taking it makes the copy a move of a
+ * register onto itself, which goes.  -1 otherwise. */
+static int copy_source(Ra *ra, int v)
+{
+    const Range *x = &ra->r[v];
+    const RkMInstr *in = x->lo >= 0 ? ra_instr_at(ra, x->lo) : NULL;
+    if (!in || in->nops != 2 || !rk_target_insn_is(ra->t, in->op, RK_I_COPY))
+        return -1;
+    const RkMOp *d = &in->ops[0], *s = &in->ops[1];
+    if (d->kind != RK_MO_REG || s->kind != RK_MO_REG || !d->reg.virt || d->reg.num != v ||
+        !s->reg.virt || s->reg.cls != d->reg.cls || s->bits != d->bits || d->mask.num >= 0)
+        return -1;
+    const Range *y = &ra->r[s->reg.num];
+    return y->hi == x->lo ? y->reg : -1;
+}
+
 static int pick(Ra *ra, int v)
 {
     int cls = ra->f->vclass[v];
@@ -185,6 +206,9 @@ static int pick(Ra *ra, int v)
     int e = edge_hint(ra, v);
     if (e >= 0 && usable(ra, cls, e, v))
         return e;
+    int c = copy_source(ra, v);
+    if (c >= 0 && usable(ra, cls, c, v))
+        return c;
     return first_free(ra, cls, v);
 }
 
