@@ -202,6 +202,9 @@ static void prune_dead(RkMFunc *mf, const RkTarget *t)
             for (int i = mf->blocks[b]->ninstrs - 1; i >= 0; i--) {
                 RkMInstr *in = &mf->blocks[b]->instrs[i];
                 if (in->op && dead(t, reads, in)) {
+                    /* the verifier counts the object's fused multiply-adds */
+                    if (rk_target_insn_is(t, in->op, RK_I_FMA))
+                        mf->fmas--;
                     in->op = NULL;
                     again = true;
                 }
