@@ -12,13 +12,14 @@
 #include "arena.h"
 #include "run.h"
 
-/* A stored rack with one value in every lane (rake-opt stores the splat
- * its selection compares a column with: `compact s where k = <0>`): any
- * permutation of it is itself, so none is selected. */
-static bool splat_value(int id)
+/* The splat defining a stored rack, or NULL: a rack with one value in
+ * every lane (rake-opt stores the splat its selection compares a column
+ * with: `compact s where k = <0>`) is its own permutation, so none is
+ * selected. */
+static RkInstr *splat_def(int id)
 {
     RkInstr *d = nir_def(id);
-    return d && d->opc == RK_OP_RACK_SPLAT;
+    return d && d->opc == RK_OP_RACK_SPLAT ? d : NULL;
 }
 
 /* A constant splat's lanes narrowed to `bytes` each, packed from the
@@ -169,7 +170,7 @@ static void sse2_compact(int mask_id, bool tail)
         if (v < 0)
             rk_diag_internal("%s: a compacted column is computed after the compaction starts",
                              S->nf->name);
-        if (splat_value(c->args[2])) {
+        if (splat_def(c->args[2])) {
             mm->perm[i] = v;
             continue;
         }
@@ -304,7 +305,8 @@ static void compress_one(RkInstr *in)
     const RkType *pt = type_of(in->args[0]);
     Addr a = addr_of(in->args[0]);
     int mask_id = in->args[1], m = S->vreg[mask_id], v = S->vreg[in->args[2]], n = lanes();
-    bool tail = in->through >= 0, same = splat_value(in->args[2]);
+    RkInstr *splat = splat_def(in->args[2]);
+    bool tail = in->through >= 0, same = splat != NULL;
     if (S->level == AVX512) {
         /* compress into a register, then store: vcompressps to memory is
          * microcoded on AMD Zen 4 (about 40x slower here, bench/) */
@@ -338,9 +340,8 @@ static void compress_one(RkInstr *in)
         t = mm->perm[instr_index(in)];
     }
     if (!tail) {
-        RkInstr *d = nir_def(in->args[2]);
-        if (same && d->nargs == 0 && a.scale < 4)
-            store_packed(a, 0, packed_splat(d->bits, a.scale));
+        if (same && splat->nargs == 0 && a.scale < 4)
+            store_packed(a, 0, packed_splat(splat->bits, a.scale));
         else
             store_full(a, 0, t);
         return;

@@ -286,7 +286,8 @@ void limit_nds(RkMFunc *mf, const RkTarget *t)
             for (int k = 0; k < in->nops; k++)
                 indexed |= in->ops[k].kind == RK_MO_MEM && in->ops[k].index.num >= 0;
             const RkMOp *nds = in->nops >= 3 ? &in->ops[1] : NULL;
-            if (indexed && nds && nds->kind == RK_MO_REG && nds->reg.virt && nds->reg.cls == RK_RC_VEC)
+            if (indexed && nds && nds->kind == RK_MO_REG && nds->reg.virt &&
+                nds->reg.cls == RK_RC_VEC)
                 rk_mir_vreg_allow(mf, nds->reg.num, t->evex_nds);
         }
 }

@@ -363,16 +363,16 @@ static int equal_splat(Fn *x, int m, const RkInstr *v, int depth)
     if (!d || d->nargs != 2 || depth > 8)
         return -1;
     for (int side = 0; side < 2; side++) {
+        int s = -1;
         if (d->opc == RK_OP_MASK_AND) {
-            int s = equal_splat(x, d->args[side], v, depth + 1);
-            if (s >= 0)
-                return s;
-            continue;
+            s = equal_splat(x, d->args[side], v, depth + 1);
+        } else if (d->opc == RK_OP_RACK_CMP_EQ && d->args[side] == v->id) {
+            RkInstr *o = d->args[1 - side] >= 0 ? x->def[d->args[1 - side]] : NULL;
+            if (o && o->opc == RK_OP_RACK_SPLAT && rk_ty_equal(o->type, v->type))
+                s = o->id;
         }
-        RkInstr *s = d->args[1 - side] >= 0 ? x->def[d->args[1 - side]] : NULL;
-        if (d->opc == RK_OP_RACK_CMP_EQ && d->args[side] == v->id && s &&
-            s->opc == RK_OP_RACK_SPLAT && rk_ty_equal(s->type, v->type))
-            return s->id;
+        if (s >= 0)
+            return s;
     }
     return -1;
 }

@@ -67,9 +67,11 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     /* a bound on reloads, so allocation always ends: a few per constant */
     int budget = 16;
     for (int b = 0; b < f->nblocks; b++)
-        for (int i = 0; i < f->blocks[b]->ninstrs; i++)
-            budget += 4 * (rk_mir_const_load(&f->blocks[b]->instrs[i]) ||
-                           ra_column_load(&f->blocks[b]->instrs[i]));
+        for (int i = 0; i < f->blocks[b]->ninstrs; i++) {
+            const RkMInstr *in = &f->blocks[b]->instrs[i];
+            budget += 4 * (rk_mir_const_load(in) || ra_column_load(in));
+            ra.calls_slow |= rk_target_insn_is(m->t, in->op, RK_I_SLOW);
+        }
     for (bool first = true;; first = false) {
         ra_positions(&ra);
         ra.r = calloc((size_t)f->nvregs + 1, sizeof *ra.r);

@@ -410,15 +410,10 @@ bool ra_column_load(const RkMInstr *in)
  * C). */
 static bool column_load(const Ra *ra, const RkMInstr *in)
 {
-    if (!ra_column_load(in))
+    if (!ra_column_load(in) || ra->calls_slow)
         return false;
-    const RkMFunc *f = ra->f;
-    for (int b = 0; b < f->nblocks; b++)
-        for (int i = 0; i < f->blocks[b]->ninstrs; i++)
-            if (rk_target_insn_is(ra->t, f->blocks[b]->instrs[i].op, RK_I_SLOW))
-                return false;
     /* the descriptor: an argument (no write) or one load, never rewritten */
-    return writes_of(f, in->ops[1].reg.num, in->ops[1].reg.cls) <= 1;
+    return writes_of(ra->f, in->ops[1].reg.num, in->ops[1].reg.cls) <= 1;
 }
 
 /* A constant load's value live across blocks, or a column pointer, not
@@ -438,11 +433,12 @@ static bool split_candidate(Ra *ra, int v, int stuck, int cls)
         if (ra->f->allow[k].vreg == v)
             return false;
     for (int b = 0; b < ra->f->nblocks; b++) {
-        const RkMBlock *bl = ra->f->blocks[b];
+        RkMBlock *bl = ra->f->blocks[b];
         for (int j = 0; j < bl->nparams; j++)
             if (bl->params[j].virt && bl->params[j].cls == cls && bl->params[j].num == v)
                 return false;
-        if (bl->term.on_reg && bl->term.reg.reg.virt && bl->term.reg.reg.num == v)
+        const RkMOp *tr = rk_mir_term_reg(&bl->term);
+        if (tr && tr->reg.virt && tr->reg.num == v)
             return false;
     }
     return written_once(ra->f, v, cls);
