@@ -178,6 +178,52 @@ EOF
     [ "${lines[0]}" = "p.rk:26:3: error: scratch p needs more than the 16 vector registers of x86-avx2 at once: 16 values are live here; Rake never spills to the stack" ]
 }
 
+# reloads STORE: seventeen vector values live at once on x86-avx2, one of
+# them (v1) a rack loaded from memory at line 11 and read again only at the
+# end; with STORE=1, a store at line 12 writes memory while v1 is live
+reloads() {
+    /usr/bin/python3 - "$1" >"$W/r.json" <<'EOF2'
+import json, sys
+store = sys.argv[1] == "1"
+def v(n, w=False):
+    return {"v": n, "class": "vec", "access": "w"} if w else {"v": n, "class": "vec"}
+ptr = {"base": {"v": 100, "class": "gpr"}}
+code = [{"op": "vmovups", "args": [v(0, True), {"const": 0}], "origin": "hand", "loc": "10:3"},
+        {"op": "vmovups", "args": [v(1, True), {"mem": ptr, "bits": 256}], "origin": "hand", "loc": "11:3"}]
+if store:
+    code.append({"op": "vmovups", "args": [{"mem": {"base": {"v": 100, "class": "gpr"}, "disp": 64}, "bits": 256, "access": "w"}, v(0)], "origin": "hand", "loc": "12:3"})
+for i in range(2, 17):
+    code.append({"op": "vaddps", "args": [v(i, True), v(i - 1), v(0)], "origin": "hand", "loc": "%d:3" % (11 + i)})
+acc = 16
+for i in range(15, 0, -1):  # v15 down to v1: v1 is read last
+    code.append({"op": "vaddps", "args": [v(17 + 15 - i, True), v(acc), v(i)], "origin": "hand", "loc": "%d:3" % (40 - i)})
+    acc = 17 + 15 - i
+code.append({"op": "vaddps", "args": [v(40, True), v(acc), v(0)], "origin": "hand", "loc": "41:3"})
+acc = 40
+code.append({"op": "vmovaps", "args": [{"reg": "ymm0", "class": "vec", "access": "w"}, v(acc)], "origin": "result"})
+f = {"name": "r", "kind": "kernel", "loc": "1:1", "args": [{"name": "p", "type": "ptr", "reg": "rdi", "vreg": 100}],
+     "result": {"type": "rack<f32>", "reg": "ymm0"}, "vregs": 101, "fmas": 0,
+     "consts": [{"size": 32, "words": ["0x3f800000"] * 8}],
+     "blocks": [{"label": "entry", "code": code, "term": {"kind": "ret", "loc": "1:1"}}]}
+print(json.dumps({"ir": "rake.mir", "version": 2, "source": "r.rk", "target": "x86-avx2", "allocated": False, "functions": [f]}, indent=1))
+EOF2
+}
+
+@test "mir cfg: a rack loaded from memory is loaded again where registers run out, never across a store" {
+    reloads 0
+    build "$W/r.json"
+    # the load (line 11) is repeated before the last reader: v1's register
+    # is free while the sixteen others are live
+    [ "$(grep -c 'vmovups	(%rdi), %ymm' "$W/out.s")" -eq 2 ]
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(i["origin"] for i in d["functions"][0]["blocks"][0]["code"]))' "$W/out.json" >"$W/origins"
+    grep -q remat "$W/origins"
+    reloads 1
+    run "$BIN/rake-ra" <"$W/r.json"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ "${lines[0]}" == "r.rk:"*": error: kernel r needs more than the 16 vector registers of x86-avx2 at once: 16 values are live here; Rake never spills to the stack" ]]
+}
+
 @test "mir cfg: general registers run into the callee-saved ones, which are saved and restored" {
     pressure gpr 14
     build "$W/p.json"

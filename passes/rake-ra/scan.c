@@ -28,7 +28,12 @@
  * its readers read the pool in place where they may (lib/mirfold.c) or
  * share one load per block, and the first load goes.  A stack run's
  * column pointer (loaded from its descriptor) is given back the same way
- * when general registers run out.
+ * when general registers run out.  When neither can go, a rack loaded
+ * from a column by one instruction (a whole or masked load) is given back
+ * too, if nothing writes memory, or the load's own registers, anywhere it
+ * is live: the reload then reads what the load read.  A compaction's tail
+ * holds every column's masked rack at once, beside the values computed
+ * from them.
  * A reload is not a spill: nothing is stored.
  * Otherwise the function needs more registers than the target has, and
  * is rejected with a located error: Rake never spills. */
@@ -416,9 +421,77 @@ static bool column_load(const Ra *ra, const RkMInstr *in)
     return writes_of(ra->f, in->ops[1].reg.num, in->ops[1].reg.cls) <= 1;
 }
 
+/* Whether `in` may write memory: a store, or a slow block's call (its C
+ * may write anything). */
+static bool writes_memory(const RkTarget *t, const RkMInstr *in)
+{
+    if (rk_target_insn_is(t, in->op, RK_I_SLOW) || rk_target_insn_is(t, in->op, RK_I_CALL))
+        return true;
+    for (int k = 0; k < in->nops; k++)
+        if (in->ops[k].kind == RK_MO_MEM && in->ops[k].def)
+            return true;
+    return false;
+}
+
+/* Whether `in`, a definition of v, writes some register that `load` reads
+ * (its base, index, mask or a source). */
+static bool writes_source(const RkMInstr *in, const RkMInstr *load)
+{
+    for (int k = 0; k < in->nops; k++) {
+        const RkMOp *o = &in->ops[k];
+        if (o->kind != RK_MO_REG || !o->def || !o->reg.virt)
+            continue;
+        if (reads(load, o->reg.num, o->reg.cls))
+            return true;
+    }
+    return false;
+}
+
+/* A load from memory (a column's rack, whole or masked, or a lane of
+ * one) that repeating anywhere v is live reads the same value: one
+ * destination written whole, one memory source, vector sources (a mask)
+ * that live at least as long as v anyway, and wherever v is live nothing writes
+ * memory and nothing redefines those sources (an instruction or a block
+ * parameter).  Every path from the load to a reader of v runs where v is
+ * live, so a reload before the reader sees what the load saw.  Two
+ * columns of the stacks a run reads may be one array (page 03's in-place
+ * update), so any store counts. */
+static bool repeatable_load(Ra *ra, int v, const RkMInstr *in)
+{
+    int nmem = 0;
+    if (!in || in->ops[0].use || rk_target_insn_is(ra->t, in->op, RK_I_FLAGS))
+        return false;
+    for (int k = 1; k < in->nops; k++) {
+        const RkMOp *o = &in->ops[k];
+        if (o->def || o->kind == RK_MO_CONST || o->kind == RK_MO_LABEL)
+            return false;
+        nmem += o->kind == RK_MO_MEM;
+        const RkMReg *regs[3] = {&o->reg, &o->index, &o->mask};
+        for (int j = 0; j < 3; j++)
+            if (regs[j]->virt && regs[j]->num >= 0 && regs[j]->cls == RK_RC_VEC &&
+                ra->r[regs[j]->num].hi < ra->r[v].hi)
+                return false;
+    }
+    if (nmem != 1)
+        return false;
+    const Range *x = &ra->r[v];
+    for (int s = 0; s < x->nseg; s++)
+        for (int pos = x->seg[s].lo; pos <= x->seg[s].hi; pos++) {
+            int b = ra->pos.block[pos];
+            const RkMBlock *bl = ra->f->blocks[b];
+            const RkMInstr *w = ra_instr_at(ra, pos);
+            if (w && pos != x->lo && (writes_memory(ra->t, w) || writes_source(w, in)))
+                return false;
+            for (int k = 0; !w && pos == ra->pos.start[b] && k < bl->nparams; k++)
+                if (reads(in, bl->params[k].num, bl->params[k].cls))
+                    return false;
+        }
+    return true;
+}
+
 /* A constant load's value live across blocks, or a column pointer, not
  * read at `stuck`. */
-static bool split_candidate(Ra *ra, int v, int stuck, int cls)
+static bool split_candidate(Ra *ra, int v, int stuck, int cls, bool loads)
 {
     const Range *x = &ra->r[v];
     if (x->pinned || x->lo < 0 || occurs_at(ra, stuck, v))
@@ -427,7 +500,7 @@ static bool split_candidate(Ra *ra, int v, int stuck, int cls)
     if (!defines(in, v) ||
         !((rk_mir_const_load(in) && x->live_out &&
            (!in->ops[0].bits || in->ops[0].bits == ra->t->regs[cls].full_bits)) ||
-          column_load(ra, in)))
+          column_load(ra, in) || (loads && cls == RK_RC_VEC && repeatable_load(ra, v, in))))
         return false;
     for (int k = 0; k < ra->f->nallow; k++)
         if (ra->f->allow[k].vreg == v)
@@ -507,7 +580,8 @@ static void split(Ra *ra, int v, int stuck, int cls)
                 fresh = -1;
             if (!reads(&bl->instrs[i], v, cls))
                 continue;
-            if (cls == RK_RC_VEC && fold_into(ra, &bl->instrs[i], v, (int)def.ops[1].imm))
+            if (cls == RK_RC_VEC && rk_mir_const_load(&def) &&
+                fold_into(ra, &bl->instrs[i], v, (int)def.ops[1].imm))
                 continue;
             if (fresh < 0) {
                 fresh = reload(ra, &def, b, i, bl->instrs[i].loc, cls);
@@ -545,17 +619,20 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
     if (victim < 0) {
         /* the one read again last (in the next iteration, for a value a
          * loop read before this point): fewer reloads go before the
-         * reads that are near */
-        for (int g = 0; g < ra->t->regs[cls].count; g++) {
-            int v = ra->owner[cls][g] - 1;
-            if (v < 0 || !split_candidate(ra, v, stuck, cls))
-                continue;
-            int next = next_use(ra, v, stuck);
-            if (next > victim_next) {
-                victim = v;
-                victim_next = next;
+         * reads that are near.  A column's rack only when no constant or
+         * column pointer can go: its reloads are whole loads, where a
+         * constant's are often folded into the reader. */
+        for (int loads = 0; loads < 2 && victim < 0; loads++)
+            for (int g = 0; g < ra->t->regs[cls].count; g++) {
+                int v = ra->owner[cls][g] - 1;
+                if (v < 0 || !split_candidate(ra, v, stuck, cls, loads))
+                    continue;
+                int next = next_use(ra, v, stuck);
+                if (next > victim_next) {
+                    victim = v;
+                    victim_next = next;
+                }
             }
-        }
         if (victim < 0)
             return false;
         split(ra, victim, stuck, cls);
