@@ -588,6 +588,37 @@ void rk_mir_rename_term(RkMTerm *t, int from, int to)
         rename_reg(&r->reg, from, to);
 }
 
+void rk_mir_rename_all(RkMFunc *f, int from, int to)
+{
+    for (int b = 0; b < f->nblocks; b++) {
+        RkMBlock *bl = f->blocks[b];
+        for (int i = 0; i < bl->ninstrs; i++)
+            rk_mir_rename(&bl->instrs[i], from, to);
+        rk_mir_rename_term(&bl->term, from, to);
+    }
+}
+
+bool rk_mir_is_vreg(const RkMOp *o, RkRegClass c, int v)
+{
+    return o->kind == RK_MO_REG && o->reg.virt && o->reg.cls == (int)c && o->reg.num == v;
+}
+
+int *rk_mir_write_counts(const RkMFunc *f)
+{
+    int *n = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nvregs + 1));
+    for (int b = 0; b < f->nblocks; b++)
+        for (int i = 0; i < f->blocks[b]->ninstrs; i++) {
+            const RkMInstr *in = &f->blocks[b]->instrs[i];
+            for (int k = 0; k < in->nops; k++) {
+                const RkMOp *o = &in->ops[k];
+                if (o->kind == RK_MO_REG && o->def && o->reg.virt && o->reg.num >= 0 &&
+                    o->reg.num < f->nvregs)
+                    n[o->reg.num]++;
+            }
+        }
+    return n;
+}
+
 /* --- the listing ------------------------------------------------------------------ */
 
 static const char *reg_str(const RkMModule *m, RkMReg r, int bits)

@@ -203,6 +203,14 @@ bool rk_mreg_eq(RkMReg a, RkMReg b);
  * names `to` instead (vreg numbers are unique across classes) */
 void rk_mir_rename(RkMInstr *in, int from, int to);
 void rk_mir_rename_term(RkMTerm *t, int from, int to);
+/* both, in every block of f */
+void rk_mir_rename_all(RkMFunc *f, int from, int to);
+/* Whether operand o is register operand vreg v of class c. */
+bool rk_mir_is_vreg(const RkMOp *o, RkRegClass c, int v);
+/* How many instructions write each vreg (f->nvregs counts, arena
+ * allocated): one for a value defined once, more where a destructive
+ * instruction rewrites it; block parameters don't count. */
+int *rk_mir_write_counts(const RkMFunc *f);
 
 /* constants as memory operands (mirfold.c) */
 /* A pure load of a pool constant into a register (movaps, vbroadcastss,

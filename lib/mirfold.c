@@ -32,11 +32,6 @@ bool rk_mir_const_load(const RkMInstr *in)
            !in->ops[0].use;
 }
 
-static bool is_vreg(const RkMOp *o, int v)
-{
-    return o->kind == RK_MO_REG && o->reg.virt && o->reg.cls == RK_RC_VEC && o->reg.num == v;
-}
-
 bool rk_mir_foldable(const RkTarget *t, RkMInstr *in, int *kp, int v)
 {
     int k = *kp;
@@ -58,7 +53,7 @@ bool rk_mir_foldable(const RkTarget *t, RkMInstr *in, int *kp, int v)
                  ? t->swap_predicate(in->ops[3].imm)
                  : -1;
     if (!((d->flags & RK_I_COMMUTE) || sp >= 0) || k != 1 || m != 2 ||
-        in->ops[2].kind != RK_MO_REG || is_vreg(&in->ops[2], v) || in->ops[2].def ||
+        in->ops[2].kind != RK_MO_REG || rk_mir_is_vreg(&in->ops[2], RK_RC_VEC, v) || in->ops[2].def ||
         in->ops[2].bits)
         return false;
     RkMOp t2 = in->ops[1];

@@ -164,10 +164,8 @@ static void solve(Live *l)
         changed = false;
         for (int b = nb - 1; b >= 0; b--) {
             const RkMTerm *t = &l->f->blocks[b]->term;
-            if (t->kind == RK_MT_JUMP)
-                changed |= merge(l, l->out[b], l->in[t->then]);
-            if (t->kind == RK_MT_BRANCH)
-                changed |= merge(l, l->out[b], l->in[t->then]) | merge(l, l->out[b], l->in[t->els]);
+            for (int k = 0; k < rk_mir_nsuccs(t); k++)
+                changed |= merge(l, l->out[b], l->in[rk_mir_succ(t, k)]);
             block_in(l, b, l->in[b]);
         }
     }

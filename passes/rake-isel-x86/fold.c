@@ -58,11 +58,6 @@ static void add_use(Uses *u, RkMInstr *in, int k)
     u->v[u->n++] = (Use){in, k};
 }
 
-static bool is_vreg(const RkMOp *o, int v)
-{
-    return o->kind == RK_MO_REG && o->reg.virt && o->reg.cls == RK_RC_VEC && o->reg.num == v;
-}
-
 /* loop: the blocks on a cycle (hoist.c; NULL: a kernel, no loops);
  * in_loop: whether the load's is */
 static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
@@ -78,7 +73,7 @@ static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
         for (int i = 0; i < bl->ninstrs; i++) {
             RkMInstr *in = &bl->instrs[i];
             for (int k = 0; k < in->nops; k++)
-                if (in != load && is_vreg(&in->ops[k], v)) {
+                if (in != load && rk_mir_is_vreg(&in->ops[k], RK_RC_VEC, v)) {
                     if (loop && loop[b] && !in_loop)
                         return; /* hoisted out of a loop that reads it: keep the register */
                     add_use(&u, in, k);
@@ -88,7 +83,7 @@ static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
         for (int j = 0; j < tm->nargs; j++)
             if (tm->args[j].virt && tm->args[j].num == v)
                 return;
-        if (tm->on_reg && is_vreg(&tm->reg, v))
+        if (tm->on_reg && rk_mir_is_vreg(&tm->reg, RK_RC_VEC, v))
             return;
     }
     if (!u.n)
@@ -249,7 +244,7 @@ static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
     for (int j = i + 1; j < bl->ninstrs; j++) {
         RkMInstr *in = &bl->instrs[j];
         for (int k = 0; k < in->nops; k++) {
-            if (!is_vreg(&in->ops[k], v) || in->ops[k].def)
+            if (!rk_mir_is_vreg(&in->ops[k], RK_RC_VEC, v) || in->ops[k].def)
                 continue;
             /* a copy's memory form is an aligned move (vmovaps: right for
              * the constant pool, which is aligned; a column is not) */

@@ -101,26 +101,6 @@ static bool hoistable(const RkMInstr *in)
     return loads_whole(in, RK_RC_VEC) || loads_whole(in, RK_RC_GPR);
 }
 
-/* writes per vreg (their numbers are unique across classes) */
-static void count_writes(const RkMInstr *in, int *writes)
-{
-    for (int k = 0; k < in->nops; k++) {
-        const RkMOp *o = &in->ops[k];
-        if (o->kind == RK_MO_REG && o->def && o->reg.virt)
-            writes[o->reg.num]++;
-    }
-}
-
-static void rename_all(RkMFunc *mf, int from, int to)
-{
-    for (int b = 0; b < mf->nblocks; b++) {
-        RkMBlock *bl = mf->blocks[b];
-        for (int i = 0; i < bl->ninstrs; i++)
-            rk_mir_rename(&bl->instrs[i], from, to);
-        rk_mir_rename_term(&bl->term, from, to);
-    }
-}
-
 /* The hoisted load this one repeats (same instruction, entry, width), or NULL. */
 static const RkMInstr *same_load(const RkMBlock *entry, int from, const RkMInstr *in)
 {
@@ -135,11 +115,7 @@ static const RkMInstr *same_load(const RkMBlock *entry, int from, const RkMInstr
 
 void hoist_constants(RkMFunc *mf, const bool *loop)
 {
-    int *writes = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(mf->nvregs + 1));
-    memset(writes, 0, sizeof(int) * (size_t)(mf->nvregs + 1));
-    for (int b = 0; b < mf->nblocks; b++)
-        for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
-            count_writes(&mf->blocks[b]->instrs[i], writes);
+    int *writes = rk_mir_write_counts(mf); /* vreg numbers are unique across classes */
     RkMBlock *entry = mf->blocks[0];
     int first = entry->ninstrs; /* the hoisted loads start here */
     for (int b = 1; b < mf->nblocks; b++) {
@@ -155,7 +131,7 @@ void hoist_constants(RkMFunc *mf, const bool *loop)
             }
             const RkMInstr *h = same_load(entry, first, &in);
             if (h)
-                rename_all(mf, in.ops[0].reg.num, h->ops[0].reg.num);
+                rk_mir_rename_all(mf, in.ops[0].reg.num, h->ops[0].reg.num);
             else
                 rk_mir_insert(entry, entry->ninstrs, &in);
         }

@@ -77,6 +77,7 @@ static void allocate(const RkMModule *m, RkMFunc *f)
         ra.r = calloc((size_t)f->nvregs + 1, sizeof *ra.r);
         limits(&ra);
         ra_intervals(&ra);
+        ra.writes = rk_mir_write_counts(f);
         if (first && ra_commute(&ra)) {
             free(ra.r);
             free(ra.allowed);

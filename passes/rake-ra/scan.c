@@ -370,23 +370,6 @@ static void rename_from(Ra *ra, int b, int from, int old, int fresh)
     rk_mir_rename_term(&blk->term, old, fresh);
 }
 
-/* The instructions writing v (a destructive instruction may rewrite a
- * loaded copy: that copy can't be reloaded). */
-static int writes_of(const RkMFunc *f, int v, int cls)
-{
-    int n = 0;
-    for (int b = 0; b < f->nblocks; b++)
-        for (int i = 0; i < f->blocks[b]->ninstrs; i++) {
-            const RkMInstr *in = &f->blocks[b]->instrs[i];
-            for (int k = 0; k < in->nops; k++)
-                n += in->ops[k].kind == RK_MO_REG && in->ops[k].def && in->ops[k].reg.virt &&
-                     in->ops[k].reg.cls == cls && in->ops[k].reg.num == v;
-        }
-    return n;
-}
-
-static bool written_once(const RkMFunc *f, int v, int cls) { return writes_of(f, v, cls) == 1; }
-
 static bool reads(const RkMInstr *in, int v, int cls)
 {
     for (int k = 0; k < in->nops; k++) {
@@ -418,7 +401,7 @@ static bool column_load(const Ra *ra, const RkMInstr *in)
     if (!ra_column_load(in) || ra->calls_slow)
         return false;
     /* the descriptor: an argument (no write) or one load, never rewritten */
-    return writes_of(ra->f, in->ops[1].reg.num, in->ops[1].reg.cls) <= 1;
+    return ra->writes[in->ops[1].reg.num] <= 1;
 }
 
 /* Whether `in` may write memory: a store, or a slow block's call (its C
@@ -514,7 +497,7 @@ static bool split_candidate(Ra *ra, int v, int stuck, int cls, bool loads)
         if (tr && tr->reg.virt && tr->reg.num == v)
             return false;
     }
-    return written_once(ra->f, v, cls);
+    return ra->writes[v] == 1; /* a destructive instruction may rewrite a loaded copy */
 }
 
 /* A load of the constant into a fresh vreg, inserted at `at` of block b. */
