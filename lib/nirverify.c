@@ -23,6 +23,7 @@
 #include "ir.h"
 #include "nir.h"
 #include "nirops.h"
+#include "nirproof.h"
 
 typedef struct Def {
     const RkType *type;
@@ -604,6 +605,12 @@ static bool constant_bits(V *v, int id, uint32_t *bits)
     return true;
 }
 
+static RkInstr *def_of(const void *ctx, int id)
+{
+    const V *v = ctx;
+    return id >= 0 && id < v->ndefs ? v->defs[id].instr : NULL;
+}
+
 static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const RkType **a)
 {
     if (!(op->flags & RK_OPF_RAISES) || in->through < 0 || !v->fpx)
@@ -627,6 +634,11 @@ static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const R
             kept = true;
             continue;
         }
+        /* a comparison's operand that every lane outside the mask
+         * holds normal (lib/nirproof.h): nothing there to raise */
+        if (rk_nir_op_quiet_on_normal(in->opc) && a[i] && float_elem(a[i]) &&
+            rk_nir_normal_outside(def_of, v, in->through, id))
+            continue;
         RkInstr *d = id >= 0 && id < v->ndefs ? v->defs[id].instr : NULL;
         if (!d || d->opc != RK_OP_MASK_SELECT || !d->benign || d->nargs != 3) {
             fail(v, in, "unsanitized", "operand %d (%%%d) isn't replaced by a benign "

@@ -134,6 +134,13 @@ need_chromium() {
     [ "$(jq -r .interp.text d.json)" = "$(rakec --interpret --target x86-avx2 p.rk)" ]
 }
 
+@test "explore: rake-opt's changes are named: a sweep's second comparison reads its operand raw (proven)" {
+    cp "$RAKE_ROOT/examples/kernels.rk" k.rk
+    rakec --explore --target x86-avx2 k.rk
+    data k.html >d.json
+    [ "$(jq -r '.nir.functions[] | select(.name == "grade") | .changes.proven' d.json)" -eq 1 ]
+}
+
 @test "explore: every assembly instruction line is tied to its machine instruction" {
     cp "$RAKE_ROOT/examples/particles.rk" p.rk
     rakec --explore --target x86-avx512 p.rk

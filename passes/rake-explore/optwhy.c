@@ -17,6 +17,9 @@
  *                 that is kept (common-subexpression elimination)
  *   conversion    a new rack.bitcast: a u8 or u16 column's lanes are
  *                 converted to f32 as signed i32
+ *   proven        a comparison under a mask reads an operand raw instead
+ *                 of its benign select, which is gone (lib/nirproof.h: the
+ *                 lanes outside the mask hold normal numbers)
  *   renamed       kept, reading other values than before (what the
  *                 removals above left it, or a collapsed nested select)
  *   dce           gone, and none of the above: nothing used it
@@ -29,6 +32,7 @@
 
 #include "arena.h"
 #include "explore.h"
+#include "nirproof.h"
 
 typedef struct Fns {
     const RkFunc *b, *a;
@@ -94,6 +98,31 @@ static const RkInstr *fma_of(const Fns *s, const RkInstr *x)
     return NULL;
 }
 
+/* The comparison of b that read benign select x and reads x's operand raw
+ * after rake-opt (x NULL: any), with the operand index in *k; or NULL. */
+static const RkInstr *proven_reader(const Fns *s, const RkInstr *x, const RkInstr *y, int *k)
+{
+    const RkInstr *ya = y ? def(s->adef, s->a, y->id) : NULL;
+    if (!ya || !y->sanitized || !rk_nir_op_quiet_on_normal(y->opc) || ya->nargs != y->nargs)
+        return NULL;
+    for (*k = 0; *k < y->nargs; (*k)++) {
+        const RkInstr *arg = def(s->bdef, s->b, y->args[*k]);
+        if (arg && (!x || arg == x) && arg->benign && arg->opc == RK_OP_MASK_SELECT &&
+            arg->nargs == 3 && ya->args[*k] == arg->args[1])
+            return y;
+    }
+    return NULL;
+}
+
+static const RkInstr *proven_of(const Fns *s, const RkInstr *x)
+{
+    int k;
+    for (int id = 0; x->benign && id < s->b->nvalues; id++)
+        if (proven_reader(s, x, s->bdef[id], &k))
+            return s->bdef[id];
+    return NULL;
+}
+
 /* counted: the instruction is the rewrite itself (an add that became an
  * fma), not one of its consequences (the multiply it absorbed) */
 static void set(const char **slot, const char *cat, const char *words, OptWhy *w, bool counted)
@@ -113,6 +142,8 @@ static void removed(const Fns *s, const RkInstr *x)
         set(slot, "substitution", rk_arena_printf(&rk_heap, "a copy; its uses read %%%d", x->args[0]), s->w, true);
     else if ((y = fma_of(s, x)))
         set(slot, "contraction", rk_arena_printf(&rk_heap, "folded into %%%d's rack.fma", y->id), s->w, false);
+    else if ((y = proven_of(s, x)))
+        set(slot, "proven", rk_arena_printf(&rk_heap, "%%%d reads %%%d raw", y->id, x->args[1]), s->w, false);
     else if ((t = earlier_twin(s, x)) && rk_nir_is_constant(x))
         set(slot, "substitution", rk_arena_printf(&rk_heap, "the same constant as %%%d", t->id), s->w, true);
     else if (t)
@@ -124,8 +155,15 @@ static void removed(const Fns *s, const RkInstr *x)
 static void rewritten(const Fns *s, const RkInstr *x, const RkInstr *xa)
 {
     const char **slot = &s->w->before[x->id];
+    int k;
     if (x->opc == RK_OP_RACK_ADD && xa->opc == RK_OP_RACK_FMA)
         set(slot, "contraction", "the add and its multiply became one rack.fma", s->w, true);
+    else if (proven_reader(s, NULL, x, &k))
+        set(slot, "proven",
+            rk_arena_printf(&rk_heap, "reads %%%d raw: the lanes outside its mask hold normal "
+                                      "numbers (an earlier comparison took them)",
+                            xa->args[k]),
+            s->w, true);
     else if (x->opc == xa->opc)
         set(slot, "renamed", "reads other values after the removals", s->w, true);
     else

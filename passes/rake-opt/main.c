@@ -26,8 +26,13 @@
  *      splat (`compact s where k = <0>` writes the kept records' k as
  *      zeros, and no backend permutes them); also through mask.and (a
  *      tail's selection: the comparison and the tail's lanes);
- *   7. dead-code removal of pure instructions nothing uses;
- *   8. folding, with 3 and 1: a uniform integer or Boolean operation
+ *   7. a comparison under a mask (a sweep's later tine) reads an operand
+ *      raw, not its benign select, where the lanes outside the mask are
+ *      proven to hold normal numbers or infinities (lib/nirproof.h: an
+ *      earlier tine's `x >= <90.0>` took them), which no comparison
+ *      raises on; the verifier accepts the operand by the same proof;
+ *   8. dead-code removal of pure instructions nothing uses;
+ *   9. folding, with 3 and 1: a uniform integer or Boolean operation
  *      (u.cvt, u.add, u.sub, u.mul, u.and, u.or, u.not, u.neg and the
  *      comparisons) on constants becomes a constant, computed by
  *      lib/lanewise as the evaluators compute it; u.and and u.or with a
@@ -43,6 +48,7 @@
 #include "lanewise.h"
 #include "nir.h"
 #include "nirops.h"
+#include "nirproof.h"
 #include "profile.h"
 
 typedef struct Fn {
@@ -277,7 +283,7 @@ static bool collapse(Fn *x)
     return changed;
 }
 
-/* 7. dead code */
+/* 8. dead code */
 static bool removable(const RkInstr *in)
 {
     const RkOpInfo *op = rk_nir_op_info(in->opc);
@@ -399,7 +405,41 @@ static bool kept_splat(Fn *x)
     return changed;
 }
 
-/* 8. folding */
+/* 7. A comparison under a mask reads its operand raw where the lanes
+ * outside the mask are proven to hold a normal number or an infinity
+ * (lib/nirproof.h: a sweep's later tine, after `x >= <90.0>` took them):
+ * a comparison of those raises nothing, so the benign replacement there
+ * changes nothing.  The verifier accepts the operand by the same proof. */
+static RkInstr *def_of(const void *ctx, int id)
+{
+    const Fn *x = ctx;
+    return id >= 0 && id < x->f->nvalues ? x->def[id] : NULL;
+}
+
+static bool proven_operands(Fn *x)
+{
+    bool changed = false;
+    for (int i = 0; i < x->f->nblocks; i++) {
+        RkBlock *b = x->f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            RkInstr *in = b->instrs[j];
+            if (!in->sanitized || in->through < 0 || !rk_nir_op_quiet_on_normal(in->opc))
+                continue;
+            for (int k = 0; k < in->nargs; k++) {
+                RkInstr *d = def_of(x, in->args[k]);
+                if (d && d->opc == RK_OP_MASK_SELECT && d->benign && d->nargs == 3 &&
+                    d->args[0] == in->through && d->type && d->type->elem == RK_E_F32 &&
+                    rk_nir_normal_outside(def_of, x, in->through, d->args[1])) {
+                    in->args[k] = d->args[1];
+                    changed = true;
+                }
+            }
+        }
+    }
+    return changed;
+}
+
+/* 9. folding */
 static RkInstr *const_def(Fn *x, int id)
 {
     RkInstr *d = id >= 0 && id < x->f->nvalues ? x->def[id] : NULL;
@@ -536,6 +576,8 @@ static void optimise(RkFunc *f, const RkProfile *p)
     if (signed_convert(&x))
         reindex(&x);
     if (kept_splat(&x))
+        reindex(&x);
+    while (proven_operands(&x))
         reindex(&x);
     while (dce(&x))
         reindex(&x);

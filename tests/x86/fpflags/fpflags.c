@@ -4,7 +4,9 @@
  * inactive lanes (a division by zero, the square root of -1 or of a
  * signalling NaN, conversions out of range) raise no flag, since native
  * lowering sanitises them.  Prints each call's flags; exits 1 if one is
- * wrong.  (tests/x86/repro/quiet-nan-invalid.c checks quiet NaNs.) */
+ * wrong.  A sweep's later tine reads its operand raw where the earlier
+ * tine's comparison proved it normal (graded): nothing raises there
+ * either.  (tests/x86/repro/quiet-nan-invalid.c checks quiet NaNs.) */
 #include "fpflags.h"
 
 #include <stdio.h>
@@ -57,6 +59,11 @@ int main(void)
     FLAGS("guarded_conv: sNaN inactive", guarded_conv(lanes(SNAN, ONE), lanes(0xbf800000, ONE)), -1);
     FLAGS("guarded_unsigned: -1 inactive", guarded_unsigned(lanes(0xbf800000, ONE), lanes(0xbf800000, ONE)), -1);
     FLAGS("guarded_unsigned: 5e9 inactive", guarded_unsigned(lanes(0x4fa00000, ONE), lanes(0xbf800000, ONE)), -1);
+    /* lanes the first tine took (100.0, and the largest float) hold
+     * normal numbers: the second comparison reads them raw and raises
+     * nothing; a NaN in a lane neither takes raises nothing either */
+    FLAGS("graded: 100.0 taken, 60.0 passes", graded(lanes(0x42c80000, 0x42700000)), -1);
+    FLAGS("graded: FLT_MAX taken, NaN in no tine", graded(lanes(0x7f7fffff, 0x7fc00000)), -1);
     /* and an active one does raise */
     FLAGS("guarded_root: sqrt(-1) active", guarded_root(lanes(0xbf800000, ONE), lanes(ONE, ONE)), 1);
     printf("fpflags: %d lanes, %d wrong\n", LANES, failures);
