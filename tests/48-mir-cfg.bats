@@ -141,6 +141,8 @@ tamper() {
 pressure() {
     /usr/bin/python3 - "$1" "$2" >"$W/p.json" <<'EOF'
 import json, sys
+sys.path.insert(0, "tests/mir")
+import mirdoc
 cls, n = sys.argv[1], int(sys.argv[2])
 code, vs = [], []
 for i in range(n):
@@ -161,11 +163,9 @@ last = 2 * n - 1
 res = {"op": "vmovaps", "args": [{"reg": "ymm0", "class": "vec", "access": "w"}, {"v": last, "class": "vec"}], "origin": "result"} if cls == "vec" else \
       {"op": "movq", "args": [{"reg": "rax", "class": "gpr", "access": "w"}, {"v": last, "class": "gpr"}], "origin": "result"}
 code.append(res)
-f = {"name": "p", "kind": "scratch", "loc": "1:1", "args": [],
-     "result": {"type": "rack<f32>" if cls == "vec" else "i64", "reg": "ymm0" if cls == "vec" else "rax"},
-     "vregs": 2 * n, "fmas": 0, "consts": [{"size": 32, "words": ["0x3f800000"] * 8}],
-     "blocks": [{"label": "entry", "code": code, "term": {"kind": "ret", "loc": "1:1"}}]}
-print(json.dumps({"ir": "rake.mir", "version": 2, "source": "p.rk", "target": "x86-avx2", "allocated": False, "functions": [f]}, indent=1))
+result = ("rack<f32>", "ymm0") if cls == "vec" else ("i64", "rax")
+f = mirdoc.function("p", "scratch", [], result, [("entry", code, mirdoc.RET)], 2 * n, [mirdoc.ONES])
+print(mirdoc.document("x86-avx2", "p.rk", f))
 EOF
 }
 
@@ -184,6 +184,8 @@ EOF
 reloads() {
     /usr/bin/python3 - "$1" >"$W/r.json" <<'EOF2'
 import json, sys
+sys.path.insert(0, "tests/mir")
+import mirdoc
 store = sys.argv[1] == "1"
 def v(n, w=False):
     return {"v": n, "class": "vec", "access": "w"} if w else {"v": n, "class": "vec"}
@@ -201,11 +203,9 @@ for i in range(15, 0, -1):  # v15 down to v1: v1 is read last
 code.append({"op": "vaddps", "args": [v(40, True), v(acc), v(0)], "origin": "hand", "loc": "41:3"})
 acc = 40
 code.append({"op": "vmovaps", "args": [{"reg": "ymm0", "class": "vec", "access": "w"}, v(acc)], "origin": "result"})
-f = {"name": "r", "kind": "kernel", "loc": "1:1", "args": [{"name": "p", "type": "ptr", "reg": "rdi", "vreg": 100}],
-     "result": {"type": "rack<f32>", "reg": "ymm0"}, "vregs": 101, "fmas": 0,
-     "consts": [{"size": 32, "words": ["0x3f800000"] * 8}],
-     "blocks": [{"label": "entry", "code": code, "term": {"kind": "ret", "loc": "1:1"}}]}
-print(json.dumps({"ir": "rake.mir", "version": 2, "source": "r.rk", "target": "x86-avx2", "allocated": False, "functions": [f]}, indent=1))
+f = mirdoc.function("r", "kernel", [("p", "ptr", "rdi", 100)], ("rack<f32>", "ymm0"),
+                    [("entry", code, mirdoc.RET)], 101, [mirdoc.ONES])
+print(mirdoc.document("x86-avx2", "r.rk", f))
 EOF2
 }
 
@@ -252,6 +252,8 @@ EOF2
 arms() {
     /usr/bin/python3 - "$@" >"$W/a.json" <<'EOF'
 import json, sys
+sys.path.insert(0, "tests/mir")
+import mirdoc
 n, both = int(sys.argv[1]), len(sys.argv) > 2
 g = lambda i, acc=None: dict({"v": i, "class": "gpr"}, **({"access": acc} if acc else {}))
 def chain(vals, first, line):
@@ -266,12 +268,11 @@ entry.append({"op": "cmpq", "args": [{"reg": "rdi", "class": "gpr"}, {"imm": 0}]
 first = [{"op": "movq", "args": [g(y, "w"), {"imm": 100 * (y - n + 1)}], "origin": "hand", "loc": "%d:3" % (40 + y - n)} for y in ys]
 first += chain(ys + (xs if both else []), 2 * n, 60)
 last = chain(xs, 2 * n + 1, 80)
-f = {"name": "a", "kind": "scratch", "loc": "1:1", "args": [{"name": "c", "type": "i64", "reg": "rdi", "vreg": 2 * n + 2}],
-     "result": {"type": "i64", "reg": "rax"}, "vregs": 2 * n + 3, "fmas": 0, "consts": [],
-     "blocks": [{"label": "entry", "code": entry, "term": {"kind": "branch", "cond": "e", "then": "last", "else": "first", "loc": "30:3"}},
-                {"label": "first", "code": first, "term": {"kind": "ret", "loc": "1:1"}},
-                {"label": "last", "code": last, "term": {"kind": "ret", "loc": "1:1"}}]}
-print(json.dumps({"ir": "rake.mir", "version": 2, "source": "a.rk", "target": "x86-avx2", "allocated": False, "functions": [f]}, indent=1))
+branch = {"kind": "branch", "cond": "e", "then": "last", "else": "first", "loc": "30:3"}
+f = mirdoc.function("a", "scratch", [("c", "i64", "rdi", 2 * n + 2)], ("i64", "rax"),
+                    [("entry", entry, branch), ("first", first, mirdoc.RET), ("last", last, mirdoc.RET)],
+                    2 * n + 3)
+print(mirdoc.document("x86-avx2", "a.rk", f))
 EOF
 }
 
@@ -291,6 +292,8 @@ EOF
 masks() {
     /usr/bin/python3 - "$1" >"$W/m.json" <<'EOF'
 import json, sys
+sys.path.insert(0, "tests/mir")
+import mirdoc
 n = int(sys.argv[1])
 v = lambda i, acc=None: dict({"v": i, "class": "vec"}, **({"access": acc} if acc else {}))
 k = lambda i, acc=None: dict({"v": i, "class": "mask"}, **({"access": acc} if acc else {}))
@@ -299,10 +302,9 @@ for i in range(n):
     mv = dict(v(1 + n + i, "w"), mask=k(1 + i), zeroing=True)
     code.append({"op": "vmovaps", "args": [mv, v(0)], "origin": "hand", "loc": "%d:3" % (10 + n + i)})
 code.append({"op": "vmovaps", "args": [{"reg": "zmm0", "class": "vec", "access": "w"}, v(2 * n)], "origin": "result"})
-f = {"name": "m", "kind": "scratch", "loc": "1:1", "args": [{"name": "x", "type": "rack<f32>", "reg": "zmm0", "vreg": 0}],
-     "result": {"type": "rack<f32>", "reg": "zmm0"}, "vregs": 2 * n + 1, "fmas": 0, "consts": [],
-     "blocks": [{"label": "entry", "code": code, "term": {"kind": "ret", "loc": "1:1"}}]}
-print(json.dumps({"ir": "rake.mir", "version": 2, "source": "m.rk", "target": "x86-avx512", "allocated": False, "functions": [f]}, indent=1))
+f = mirdoc.function("m", "scratch", [("x", "rack<f32>", "zmm0", 0)], ("rack<f32>", "zmm0"),
+                    [("entry", code, mirdoc.RET)], 2 * n + 1)
+print(mirdoc.document("x86-avx512", "m.rk", f))
 EOF
 }
 
