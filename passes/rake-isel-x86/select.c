@@ -156,7 +156,7 @@ static int fold_kind(RkOp op)
 static int minmax(RkInstr *in, bool max)
 {
     const RkType *t = in->type;
-    return is_f32(t) ? fminmax(max, in_v(in, 0), in_v(in, 1))
+    return is_f32(t) ? fminmax(max, false, in_v(in, 0), in_v(in, 1))
                      : iminmax(max, t->elem == RK_E_I32, in_v(in, 0), in_v(in, 1));
 }
 

@@ -384,10 +384,15 @@ int icmp(const char *pred, bool sign, int a, int b)
 /* --- arithmetic --------------------------------------------------------------------- */
 
 /* IEEE minimum/maximum: min(a,b) | min(b,a) gives -0 for mixed zeros (for
- * max, & gives +0); unordered lanes become the canonical NaN.  minps and
- * maxps signal on any NaN, so the unordered lanes (found by a quiet
- * compare, which signals only for a signalling NaN) are zeroed first. */
-int fminmax(bool max, int a, int b)
+ * max, & gives +0).  minps and maxps signal on any NaN, so the unordered
+ * lanes (found by a quiet compare, which signals only for a signalling
+ * NaN) are zeroed first.  Those lanes then become a quiet NaN: the
+ * canonical 0x7fc00000 where `canonical` (reductions and scans, 10-gap-
+ * notes.md) and on AVX-512 (one move under the comparison's k); else the
+ * all-ones quiet NaN the unordered mask is, or-ed in: one instruction and
+ * no constant (lane-wise min and max leave the payload unspecified,
+ * page 02, docs/x86.md). */
+int fminmax(bool max, bool canonical, int a, int b)
 {
     const char *s = max ? "maxps" : "minps", *v = max ? "vmaxps" : "vminps";
     int u = fcmp("unord", a, b);
@@ -395,6 +400,8 @@ int fminmax(bool max, int a, int b)
     int t1 = vbin(s, v, v, a0, b0);
     int t2 = vbin(s, v, v, b0, a0);
     int r = vlogic(max ? '&' : '|', t1, t2);
+    if (!canonical && S->level != AVX512)
+        return vlogic('|', r, u);
     return blend(u, konst_splat(0x7fc00000u), r);
 }
 
@@ -713,7 +720,7 @@ static int step(int op, RkElem e, int acc, int x)
             return vbin("addps", "vaddps", "vaddps", acc, x);
         if (op == RK_FOLD_PRODUCT)
             return vbin("mulps", "vmulps", "vmulps", acc, x);
-        return fminmax(op == RK_FOLD_MAX, acc, x);
+        return fminmax(op == RK_FOLD_MAX, true, acc, x);
     }
     if (op == RK_FOLD_SUM)
         return vbin("paddd", "vpaddd", "vpaddd", acc, x);

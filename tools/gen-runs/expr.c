@@ -12,8 +12,11 @@
  * Exactness: Rake leaves NaN payloads of arithmetic open, so an f32 value
  * whose bits reach an integer (a bitcast) or an exact column is built
  * only from operations that define every bit: exact columns, uniforms,
- * literals, negation, abs and selections of exact values, min and max
- * (a NaN gives the canonical NaN), to_f32 and bitcasts from integers.
+ * literals, negation, abs and selections of exact values, to_f32 and
+ * bitcasts from integers, and any value with its NaN lanes replaced
+ * (`if x = x then x else <0.0>`: a result that isn't NaN is exact).  min
+ * and max of a NaN give some quiet NaN (x86's SSE2 and AVX2 the all-ones
+ * one, the interpreter 0x7fc00000), so they are exact only that way.
  *
  * Contraction: x86-avx2 and x86-avx512 contract an f32 multiply feeding
  * an f32 add of one fused region into an fma, which the interpreter
@@ -96,6 +99,13 @@ static int rack_leaves(int t, Ctx *c, E *out, int max)
 
 static E conv_to(int t, Ctx *c, int d);
 
+/* x with 0.0 in its NaN lanes: exact whatever x is (a float result that
+ * isn't NaN is defined bit for bit). */
+static E no_nan(E x)
+{
+    return mk(xfmt("if %s = %s then %s else <0.0>", par(x), par(x), par(x)), T_F, 1);
+}
+
 /* A rack leaf of type t; a conversion of another type's leaf when there
  * is none (every run has a 32-bit column, so some type has one). */
 static E leaf_rack(int t, Ctx *c, int d)
@@ -104,12 +114,10 @@ static E leaf_rack(int t, Ctx *c, int d)
     int n = rack_leaves(t, c, cand, 64);
     if (n)
         return cand[rnd(n)];
-    if (t == T_F && c->exact) { /* min(x, x) is exact whatever x is */
+    if (t == T_F && c->exact) { /* x without its NaN lanes is exact */
         Ctx c2 = *c;
         c2.exact = 0;
-        E x = leaf_rack(T_F, &c2, d);
-        E e = mk(xfmt("min(%s, %s)", x.s, x.s), T_F, 0);
-        return e;
+        return no_nan(leaf_rack(T_F, &c2, d));
     }
     return conv_to(t, c, d + 1);
 }
@@ -180,8 +188,11 @@ static E binop(int t, Ctx *c, int d)
     E b = gen(t, &c2, d - 1);
     if (!a.rack && !b.rack)
         b = leaf_rack(t, &c2, 0);
-    if (o >= 3 && o <= 4)
-        return mk(xfmt("%s(%s, %s)", OPS[o], a.s, b.s), t, 0);
+    if (o >= 3 && o <= 4) {
+        E m = mk(xfmt("%s(%s, %s)", OPS[o], a.s, b.s), t, 0);
+        m.exact = t != T_F; /* a NaN lane's payload is open */
+        return t == T_F && c->exact ? no_nan(m) : m;
+    }
     const char *op = OPS[o];
     if (o == 0 && t == T_F && c->fused && P->contracts && (a.fmul || b.fmul))
         op = "-"; /* would contract (see above) */

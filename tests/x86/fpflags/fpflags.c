@@ -64,6 +64,17 @@ int main(void)
      * nothing; a NaN in a lane neither takes raises nothing either */
     FLAGS("graded: 100.0 taken, 60.0 passes", graded(lanes(0x42c80000, 0x42700000)), -1);
     FLAGS("graded: FLT_MAX taken, NaN in no tine", graded(lanes(0x7f7fffff, 0x7fc00000)), -1);
+    /* min of a quiet NaN: no flag, and a quiet NaN in that lane only */
+    FLAGS("smaller: min(qNaN, 1)", smaller(lanes(0x7fc00000, ONE), lanes(ONE, 0x40000000)), -1);
+    {
+        VF r = smaller(lanes(0x7fc00000, ONE), lanes(ONE, 0x40000000));
+        uint32_t w[LANES];
+        memcpy(w, &r, sizeof w);
+        int ok = (w[0] & 0x7fc00000u) == 0x7fc00000u && w[1] == ONE;
+        printf("%-34s lane 0 %08x, lane 1 %08x%s\n", "smaller: min(qNaN, 1) value", (unsigned)w[0],
+               (unsigned)w[1], ok ? "" : "  <- wrong");
+        failures += !ok;
+    }
     /* and an active one does raise */
     FLAGS("guarded_root: sqrt(-1) active", guarded_root(lanes(0xbf800000, ONE), lanes(ONE, ONE)), 1);
     printf("fpflags: %d lanes, %d wrong\n", LANES, failures);
