@@ -262,12 +262,11 @@ int blend(int m, int a, int b)
     }
     if (zero_splat(a))
         return vlogic('n', b, m); /* b & ~m */
-    if (S->level == SSE2) {
-        int t = vmov(m);
-        ins("andps", 2, rk_mvu(t), rk_mv(a));
-        int d = vmov(m);
-        ins("andnps", 2, rk_mvu(d), rk_mv(b));
-        ins("orps", 2, rk_mvu(d), rk_mv(t));
+    if (S->level == SSE2) { /* b ^ ((a ^ b) & m): m and b stay */
+        int d = vmov(a);
+        ins("xorps", 2, rk_mvu(d), rk_mv(b));
+        ins("andps", 2, rk_mvu(d), rk_mv(m));
+        ins("xorps", 2, rk_mvu(d), rk_mv(b));
         return d;
     }
     int d = fresh();
