@@ -550,6 +550,22 @@ last_loop() {
     ! grep -qE ', C[0-9]+ ' "$d/zbody.txt"
 }
 
+@test "native runs: an unsigned comparison with a u32 uniform flips the uniform's bit 31 once, before the loop (SSE2)" {
+    local d=$BATS_TEST_TMPDIR
+    # clamp_counts compares its u32 column with <ulo> and <uhi>: SSE2 has
+    # no unsigned comparison, so both sides get bit 31 flipped; the
+    # uniforms' flipped broadcasts are made on entry (two xorps there,
+    # none of them in the loop, which flips only the column: 59
+    # instructions for two racks; 67 when each rack flipped both uniforms)
+    "$BIN/rakec" --emit-mir --no-report --target x86-sse2 -o "$d/m.txt" "$RAKE_ROOT/bench/kernels/clamp.rk"
+    awk '/^  B0 entry:/ {e = 1; next} /^  B[0-9]+ / {e = 0} e' "$d/m.txt" >"$d/entry.txt"
+    cat "$d/entry.txt"
+    [ "$(grep -cE '^    xorps ' "$d/entry.txt")" -eq 2 ]
+    run "$BIN/rakec" --counts --target x86-sse2 "$RAKE_ROOT/bench/kernels/clamp.rk"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "run clamp_counts 216 loop 59" ]
+}
+
 @test "native runs: a stack run of 40 columns compiles: rake-ra reloads column pointers from the descriptor when general registers run out" {
     cd "$BATS_TEST_TMPDIR"
     { printf 'pack W {\n  f32: '

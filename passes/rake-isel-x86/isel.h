@@ -62,6 +62,7 @@ int ones_of_mask(int v);                /* v = m ? 1 : 0: m, or -1 */
 int merge_count(char op, int x, int m); /* AVX-512: x +- (m ? 1 : 0) under m's k */
 int fcmp(const char *pred, int a, int b);
 int icmp(const char *pred, bool sign, int a, int b);
+void note_flipped(int v);               /* a u32 uniform's broadcast, on entry */
 int fminmax(bool max, bool canonical, int a, int b);
 int iminmax(bool max, bool sign, int a, int b);
 int imul(int a, int b);

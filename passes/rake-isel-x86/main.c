@@ -150,6 +150,8 @@ static void entry(RkFunc *nf, RkMFunc *mf)
             }
             if (ty->elem == RK_E_BOOL) /* keep only the value bit: a mask */
                 b = shift_imm('s', shift_imm('l', b, 31), 31);
+            if (ty->elem == RK_E_U32 && strstr(nf->kind, "run")) /* before its loops */
+                note_flipped(b);
             S->vreg[id] = b;
             continue;
         }

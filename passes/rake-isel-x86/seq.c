@@ -57,6 +57,7 @@ typedef struct VFact {
     int from_k; /* AVX-512: the k vreg this vector mask was made from, or -1 */
     int k_block; /* the MIR block from_k was written in */
     int one_of;  /* 1 where vector mask one_of holds, 0 elsewhere, or -1 */
+    int flipped; /* this value with bit 31 of each lane flipped, made on entry, or -1 */
 } VFact;
 static VFact *vf;
 static int nvf;
@@ -67,13 +68,13 @@ static VFact *fact(int v)
     if (vf_func != S->mf) {
         vf_func = S->mf;
         for (int i = 0; i < nvf; i++)
-            vf[i] = (VFact){false, 0, -1, -1, -1, -1};
+            vf[i] = (VFact){false, 0, -1, -1, -1, -1, -1};
     }
     if (v >= nvf) {
         int n = v + 64;
         VFact *g = rk_arena_alloc(&rk_heap, sizeof *g * (size_t)n);
         for (int i = 0; i < n; i++)
-            g[i] = i < nvf ? vf[i] : (VFact){false, 0, -1, -1, -1, -1};
+            g[i] = i < nvf ? vf[i] : (VFact){false, 0, -1, -1, -1, -1, -1};
         vf = g;
         nvf = n;
     }
@@ -350,6 +351,29 @@ static int fcmp_num(const char *pred, int a, int b)
     return fcmp(pred, a, b);
 }
 
+/* v with bit 31 of each lane flipped: a constant's flipped constant, an
+ * unsigned uniform's flipped broadcast (made on entry, outside every
+ * loop: note_flipped), else an xor here. */
+static int flip_sign(int v)
+{
+    if (fact(v)->splat)
+        return konst_splat(fact(v)->bits ^ 0x80000000u);
+    if (fact(v)->flipped >= 0)
+        return fact(v)->flipped;
+    return vlogic('^', v, konst_splat(0x80000000u));
+}
+
+/* A run's u32 uniform's broadcast v, on entry: SSE2 and AVX2 compare
+ * unsigned lanes as signed ones with bit 31 flipped, so its flipped
+ * broadcast is made once, here, rather than in each iteration of a loop
+ * comparing it (unused, it is pruned).  Not for kernels, which have no
+ * loop: there it would only live longer. */
+void note_flipped(int v)
+{
+    if (S->level != AVX512)
+        fact(v)->flipped = vlogic('^', v, konst_splat(0x80000000u));
+}
+
 int icmp(const char *pred, bool sign, int a, int b)
 {
     if (S->level == AVX512) {
@@ -363,9 +387,8 @@ int icmp(const char *pred, bool sign, int a, int b)
     }
     bool eq = !strcmp(pred, "eq") || !strcmp(pred, "ne");
     if (!sign && !eq) { /* unsigned order: flip bit 31 of copies, compare signed */
-        int bias = konst_splat(0x80000000u);
-        a = vlogic('^', a, bias);
-        b = vlogic('^', b, bias);
+        a = flip_sign(a);
+        b = flip_sign(b);
     }
     if (eq) {
         int d = vbin("pcmpeqd", "vpcmpeqd", "", a, b);
