@@ -496,11 +496,14 @@ compact_loop() {
 
 @test "native runs: a tail moves a compact column one instruction per lane: packed inserts widened once, extracts straight to memory" {
     local s=$BATS_TEST_TMPDIR/t.s
-    # loads: four compact columns (i8, i16, u8, u16), eight lanes each on AVX2
+    # loads: four compact columns (i8, i16, u8, u16), seven lanes each on
+    # AVX2: a tail holds fewer records than a rack, so its last lane never
+    # moves and isn't tested (run.c, active_lanes)
     "$BIN/rakec" -S --no-report --target x86-avx2 -o "$s" \
         "$RAKE_ROOT/tests/shared/conformance/stacks_compact_readings.rk"
-    [ "$(grep -cE '	vpinsrb	\$[0-7], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,1\), %xmm' "$s")" -eq 16 ]
-    [ "$(grep -cE '	vpinsrw	\$[0-7], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,2\), %xmm' "$s")" -eq 16 ]
+    [ "$(grep -cE '	vpinsrb	\$[0-6], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,1\), %xmm' "$s")" -eq 14 ]
+    [ "$(grep -cE '	vpinsrw	\$[0-6], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,2\), %xmm' "$s")" -eq 14 ]
+    ! grep -qE '	vpinsr[bw]	\$7,' "$s"
     # each column widens once, from a register (the loop's widen from memory)
     for op in vpmovsxbd vpmovsxwd vpmovzxbd vpmovzxwd; do
         [ "$(grep -cE "	$op	%xmm[0-9]+, %ymm" "$s")" -eq 1 ]
@@ -508,14 +511,16 @@ compact_loop() {
     ! grep -qE '	(movsbl|movzbl|movswl|movzwl)	' "$s"
     "$BIN/rakec" -S --no-report --target x86-sse2 -o "$s" \
         "$RAKE_ROOT/tests/shared/conformance/stacks_compact_readings.rk"
-    [ "$(grep -cE '	pinsrw	\$[0-3], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,2\), %xmm' "$s")" -eq 8 ]
-    [ "$(grep -cE '	pinsrw	\$[0-3], %e[a-z]+|	pinsrw	\$[0-3], %r[0-9]+d' "$s")" -eq 8 ]
-    # stores: the compaction tail's u8 kill column
+    [ "$(grep -cE '	pinsrw	\$[0-2], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,2\), %xmm' "$s")" -eq 6 ]
+    [ "$(grep -cE '	pinsrw	\$[0-2], %e[a-z]+|	pinsrw	\$[0-2], %r[0-9]+d' "$s")" -eq 6 ]
+    ! grep -qE '	pinsrw	\$3,' "$s"
+    # stores: the compaction tail's u8 kill column (seven lanes at most:
+    # the kept records of a tail)
     "$BIN/rakec" -S --no-report --target x86-avx2 -o "$s" "$RAKE_ROOT/bench/kernels/compact.rk"
-    [ "$(grep -cE '	vpextrb	\$(0|4|8|12), %xmm[0-9]+, [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,1\)' "$s")" -eq 8 ]
+    [ "$(grep -cE '	vpextrb	\$(0|4|8|12), %xmm[0-9]+, [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,1\)' "$s")" -eq 7 ]
     ! grep -qE '	movb	' "$s"
     "$BIN/rakec" -S --no-report --target x86-sse2 -o "$s" "$RAKE_ROOT/bench/kernels/compact.rk"
-    [ "$(grep -cE '	pextrw	\$(0|2|4|6), %xmm[0-9]+, %' "$s")" -eq 4 ]
+    [ "$(grep -cE '	pextrw	\$(0|2|4|6), %xmm[0-9]+, %' "$s")" -eq 3 ]
 }
 
 # The loop of a general run (the last backward branch's stretch) as assembly.

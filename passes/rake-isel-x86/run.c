@@ -434,14 +434,41 @@ static int lane_insert(Addr a, int k, bool sign, int x)
     return d;
 }
 
-/* Count-guarded transfers: lane k moves only when bit k of `bits` is set.
- * A narrow column's elements are inserted packed and widened once at the
- * end; 32-bit lanes load alone into a zeroed vector and are or-ed in. */
-static int guarded_load(Addr a, int bits, bool sign)
+/* How many low lanes of mask value id may hold (lanes 0 to the result
+ * less one; none above): a run's tail mask is lanes_below(a - (a & -2^j)),
+ * which is lanes_below(a mod 2^j), so at most 2^j - 1 lanes (rake-lower's
+ * tail: fewer than a rack's); a mask.and, the fewer of its two; any other
+ * mask, all of them. */
+int active_lanes(int id)
+{
+    int n = lanes();
+    RkInstr *lb = nir_def(id);
+    if (lb && lb->opc == RK_OP_MASK_AND && lb->nargs == 2) {
+        int x = active_lanes(lb->args[0]), y = active_lanes(lb->args[1]);
+        return x < y ? x : y;
+    }
+    RkInstr *sub = lb && lb->opc == RK_OP_MASK_LANES_BELOW ? nir_def(lb->args[0]) : NULL;
+    RkInstr *and = sub && sub->opc == RK_OP_U_SUB ? nir_def(sub->args[1]) : NULL;
+    if (!and || and->opc != RK_OP_U_AND || and->nargs != 2)
+        return n;
+    for (int side = 0; side < 2; side++) {
+        RkInstr *c = nir_def(and->args[1 - side]);
+        uint64_t m = c && c->opc == RK_OP_CONST ? -c->bits : 0; /* -(-2^j) = 2^j */
+        if (and->args[side] == sub->args[0] && m && !(m & (m - 1)) && m - 1 < (uint64_t)n)
+            return (int)(m - 1);
+    }
+    return n;
+}
+
+/* Count-guarded transfers: lane k (below `active`, the lanes the mask
+ * may hold) moves only when bit k of `bits` is set.  A narrow column's
+ * elements are inserted packed and widened once at the end; 32-bit lanes
+ * load alone into a zeroed vector and are or-ed in. */
+static int guarded_load(Addr a, int bits, int active, bool sign)
 {
     bool packed = a.scale < 4;
     int x = konst_splat(0);
-    for (int k = 0; k < lanes(); k++) {
+    for (int k = 0; k < active; k++) {
         int here = test_bit(bits, k);
         int skip = block("skip");
         int next_from_skip = S->mf->cur;
@@ -477,11 +504,11 @@ static void lane_extract(Addr a, int v, int hi, int k)
         rk_mi(j));
 }
 
-void guarded_store(Addr a, int bits, int v)
+void guarded_store(Addr a, int bits, int active, int v)
 {
     bool narrow = a.scale < 4;
-    int hi = narrow && lanes() == 8 ? halves(v, 0x11) : -1;
-    for (int k = 0; k < lanes(); k++) {
+    int hi = narrow && active > 4 ? halves(v, 0x11) : -1;
+    for (int k = 0; k < active; k++) {
         int here = test_bit(bits, k);
         int store = block("lane");
         if (narrow)
@@ -630,7 +657,7 @@ static int load_masked(RkInstr *in)
             mem(a, 0, n * 32, false));
         return d;
     }
-    return guarded_load(a, mask_bits(in->args[1], m), sign);
+    return guarded_load(a, mask_bits(in->args[1], m), active_lanes(in->args[1]), sign);
 }
 
 static void store(RkInstr *in)
@@ -657,7 +684,7 @@ static void store_masked(RkInstr *in)
             rk_mv(v));
         return;
     }
-    guarded_store(a, mask_bits(in->args[1], m), v);
+    guarded_store(a, mask_bits(in->args[1], m), active_lanes(in->args[1]), v);
 }
 
 /* --- one operation --------------------------------------------------------------- */
