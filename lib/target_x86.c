@@ -206,6 +206,7 @@ static const RkInsnDesc insns[] = {
     {"vpcmpud", "AVX-512F", Z, RK_I_MEMSRC, "w r r i"},
     {"vptestmd", "AVX-512F", Z, 0, "w r r"},
     {"vpblendmd", "AVX-512F", Z, RK_I_MEMSRC, "w r r"},
+    {"valignd", "AVX-512F", Z, RK_I_CROSS, "w r r i"},
     {"kmovw", "AVX-512F", Z, RK_I_CROSS, "w r"},
     {"kortestw", "AVX-512F", Z, RK_I_FLAGS, "r r"},
     {"vcvtudq2ps", "AVX-512F", Z, 0, "w r"},

@@ -791,6 +791,30 @@ static int lanes_tree(int m, Combine c)
     return m;
 }
 
+/* AVX-512's f32 fold: lane k of a comes to lane 0 with `valignd $k`
+ * (a rotation by k lanes; no index constant, where a chunk duplication
+ * takes a vpermps with one), zero-masked so that lanes 1-15 hold 0 and
+ * compute 0 op 0, which raises nothing: only lane 0 folds, strictly in
+ * lane order as the gap notes require, and is broadcast at the end (a
+ * uniform lives in every lane; vpermps with index 0, since the verifier
+ * rejects reading a rack's xmm part).  16 + 15 instructions and three for
+ * the k mask and the broadcast, against 4 + 16 + 15 and four index loads. */
+static int reduce_rotated(int op, RkElem e, int a)
+{
+    kload(1);
+    int k0 = S->k, acc = fresh();
+    ins("vmovaps", 2, kmasked(rk_mvd(acc), true), rk_mv(a));
+    for (int i = 1; i < lanes(); i++) {
+        int t = fresh();
+        S->k = k0;
+        ins("valignd", 4, kmasked(rk_mvd(t), true), rk_mv(a), rk_mv(a), rk_mi(i));
+        acc = step(op, e, acc, t);
+    }
+    int d = fresh(); /* lane 0 everywhere, reading the whole register */
+    ins("vpermps", 3, rk_mvd(d), rk_mv(konst_splat(0)), rk_mv(acc));
+    return d;
+}
+
 /* A fold.  Integer sums and products wrap, and min and max are exact:
  * all four are associative and commutative, so a tree of lanes gives the
  * left fold's value (in every lane, as a uniform lives) in log2(lanes)
@@ -800,6 +824,8 @@ int reduce(int op, RkElem e, int a, bool scan)
 {
     if (!scan && e != RK_E_F32)
         return lanes_tree(a, (Combine){0, op, e});
+    if (!scan && S->level == AVX512)
+        return reduce_rotated(op, e, a);
     int chunk[4] = {-1, -1, -1, -1};
     int acc = lane_from_chunks(a, chunk, 0), r = a;
     for (int i = 1; i < lanes(); i++) {

@@ -75,6 +75,15 @@ int main(void)
                (unsigned)w[1], ok ? "" : "  <- wrong");
         failures += !ok;
     }
+    /* -v + v + v (v = 3e38) then zeros: exact in lane order; an order
+     * adding v + v first would overflow (AVX-512 folds lane 0 alone,
+     * rotating each lane to it under a mask: the other lanes add zeros) */
+    {
+        uint32_t w[LANES] = {0xff61b1e6u, 0x7f61b1e6u, 0x7f61b1e6u};
+        VF x;
+        memcpy(&x, w, sizeof x);
+        FLAGS("sum_all: -v + v + v, strictly", sum_all(x), -1);
+    }
     /* and an active one does raise */
     FLAGS("guarded_root: sqrt(-1) active", guarded_root(lanes(0xbf800000, ONE), lanes(ONE, ONE)), 1);
     printf("fpflags: %d lanes, %d wrong\n", LANES, failures);
