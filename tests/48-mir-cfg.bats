@@ -176,6 +176,12 @@ EOF
     run "$BIN/rake-ra" <"$W/p.json"
     [ "$status" -eq 1 ]
     [ "${lines[0]}" = "p.rk:26:3: error: scratch p needs more than the 16 vector registers of x86-avx2 at once: 16 values are live here; Rake never spills to the stack" ]
+    # notes say where the values holding the registers were computed, in
+    # source order, the first six, then how many places more
+    [ "${lines[1]}" = "p.rk:10:3: note: 1 of them is computed here" ]
+    [ "${lines[6]}" = "p.rk:15:3: note: 1 of them is computed here" ]
+    [ "${lines[7]}" = "p.rk: note: and values computed at 10 more places" ]
+    [ "${#lines[@]}" -eq 8 ]
 }
 
 # reloads STORE: seventeen vector values live at once on x86-avx2, one of

@@ -566,6 +566,10 @@ N=$T/negative/kernels.rk
         run "$BIN/rakec" -c --target "$p" "$T/cli/pressure.rk"
         [ "$status" -eq 1 ]
     done
+    # the refusal's notes quote where the live values were computed
+    run "$BIN/rakec" -c --target x86-avx2 "$T/cli/pressure.rk" -o out.o
+    [[ $output == *"pressure.rk:5:14: note: 1 of them is computed here"$'\n'"  let p0 = a * a"* ]]
+    [[ $output == *"pressure.rk: note: 7 of them are arguments or values carried into a block"* ]]
     [ "$(cat out.o)" = "old object" ] && [ "$(cat out.s)" = "old assembly" ] && [ "$(cat out.h)" = "old header" ]
     [ "$(ls | sort | tr '\n' ' ')" = "out.h out.o out.s " ]
 }

@@ -655,6 +655,55 @@ static const char *reserved_note(const RkTarget *t, int cls)
     return n ? rk_arena_printf(&rk_heap, " (%s %s reserved)", s, n == 1 ? "is" : "are") : "";
 }
 
+/* Notes under the refusal: where the values holding the registers at
+ * `stuck` were computed, one note per source location in position
+ * order, the first few (a user shortens or splits those expressions). */
+static void note_holders(Ra *ra, int cls)
+{
+    enum { SHOWN = 6 };
+    int n = ra->t->regs[cls].count, *pos = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
+    int m = 0, carried = 0;
+    for (int g = 0; g < n; g++) {
+        int v = ra->owner[cls][g] - 1;
+        if (v < 0)
+            continue;
+        const RkMInstr *def = ra->r[v].lo >= 0 ? ra_instr_at(ra, ra->r[v].lo) : NULL;
+        if (!def || def->loc.line <= 0) {
+            carried++;
+            continue;
+        }
+        int at = m++;
+        while (at > 0 && pos[at - 1] > ra->r[v].lo) {
+            pos[at] = pos[at - 1];
+            at--;
+        }
+        pos[at] = ra->r[v].lo;
+    }
+    int shown = 0;
+    for (int i = 0; i < m;) {
+        RkLoc loc = ra_instr_at(ra, pos[i])->loc;
+        int same = 0;
+        for (int j = i; j < m; j++)
+            same += ra_instr_at(ra, pos[j])->loc.line == loc.line &&
+                    ra_instr_at(ra, pos[j])->loc.col == loc.col;
+        bool first = true;
+        for (int j = 0; j < i; j++)
+            first &= !(ra_instr_at(ra, pos[j])->loc.line == loc.line &&
+                       ra_instr_at(ra, pos[j])->loc.col == loc.col);
+        bool entry = loc.line == ra->f->loc.line && loc.col == ra->f->loc.col;
+        if (first && shown++ < SHOWN)
+            rk_diag_note(loc, "%d of them %s %s", same, same == 1 ? "is" : "are",
+                         entry ? "made on entry (uniforms, constants, counts)" : "computed here");
+        i++;
+    }
+    if (shown > SHOWN)
+        rk_diag_note((RkLoc){0, 0}, "and values computed at %d more place%s", shown - SHOWN,
+                     shown - SHOWN == 1 ? "" : "s");
+    if (carried)
+        rk_diag_note((RkLoc){0, 0}, "%d of them %s arguments or values carried into a block", carried,
+                     carried == 1 ? "is an argument or a value" : "are");
+}
+
 _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls)
 {
     RkMFunc *f = ra->f;
@@ -667,8 +716,10 @@ _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls)
     RkLoc at = in ? in->loc : blk->term.loc;
     if (at.line <= 0)
         at = f->loc;
-    rk_diag_fatal(at, "%s %s needs more than the %d %s registers of %s%s at once: %d values "
+    rk_diag_error(at, "%s %s needs more than the %d %s registers of %s%s at once: %d values "
                       "are live here; Rake never spills to the stack",
                   strstr(f->kind, "run") ? "run" : f->kind, f->name, rk_target_allocatable(ra->t, (RkRegClass)cls),
                   class_words(cls), ra->t->profile, reserved_note(ra->t, cls), live);
+    note_holders(ra, cls);
+    exit(RK_EXIT_USER);
 }
