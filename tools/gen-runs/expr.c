@@ -219,7 +219,8 @@ static E call_scratch(int t, Ctx *c, int d)
     bput(&b, ")");
     E e = mk(b.s, t, 0);
     e.exact = exact || t != T_F;
-    return e;
+    /* a scratch whose result isn't exact (a min or max of a NaN) */
+    return c->exact && !e.exact ? no_nan(e) : e;
 }
 
 E gen(int t, Ctx *c, int d)
