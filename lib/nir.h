@@ -22,7 +22,9 @@
  *   through the value id of the participation mask it runs under, or -1.
  * An exception-capable operation under a mask on a profile with
  * floating-point exceptions has sanitized=true, and each of its operands
- * comes from a `mask.select %k, x, benign` marked benign=true.
+ * comes from a `mask.select %k, x, benign` marked benign=true (or is a
+ * constant that can't raise, or a comparison's operand proven normal
+ * outside the mask: nirproof.h).
  * docs/nir.md lists every operation. */
 #ifndef RK_NIR_H
 #define RK_NIR_H
