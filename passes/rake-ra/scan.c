@@ -433,9 +433,9 @@ static bool writes_source(const RkMInstr *in, const RkMInstr *load)
 /* A load from memory (a column's rack, whole or masked, or a lane of
  * one) that repeating anywhere v is live reads the same value: one
  * destination written whole, one memory source, vector sources (a mask)
- * that live at least as long as v anyway, and wherever v is live nothing writes
- * memory and nothing redefines those sources (an instruction or a block
- * parameter).  Every path from the load to a reader of v runs where v is
+ * that live at least as long as v anyway, and wherever v is live
+ * nothing writes memory and nothing redefines those sources (an
+ * instruction or a block parameter).  Every path from the load to a reader of v runs where v is
  * live, so a reload before the reader sees what the load saw.  Two
  * columns of the stacks a run reads may be one array (page 03's in-place
  * update), so any store counts. */
