@@ -210,7 +210,9 @@ static E call_scratch(int t, Ctx *c, int d)
     for (int i = 0; i < scr->np; i++) {
         int pt = scr->pty[i];
         Ctx c2 = *c;
-        c2.exact = c->exact && pt == T_F;
+        /* the scratch takes its f32 parameters as exact (its body may
+         * bitcast them), so its f32 arguments are, whatever the context */
+        c2.exact = pt == T_F;
         E a = is_uni(pt) ? leaf_uni(rk_of(pt)) : gen(pt, &c2, d - 1);
         if (pt == T_F && !a.exact)
             exact = 0;
