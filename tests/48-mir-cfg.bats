@@ -182,6 +182,15 @@ EOF
     [ "${lines[6]}" = "p.rk:15:3: note: 1 of them is computed here" ]
     [ "${lines[7]}" = "p.rk: note: and values computed at 10 more places" ]
     [ "${#lines[@]}" -eq 8 ]
+    # the first value an argument instead (in ymm0): counted apart
+    /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); f = d["functions"][0]
+del f["blocks"][0]["code"][0]
+f["args"] = [{"name": "x", "type": "rack<f32>", "reg": "ymm0", "vreg": 0}]
+print(json.dumps(d))' "$W/p.json" >"$W/pa.json"
+    run "$BIN/rake-ra" <"$W/pa.json"
+    [ "$status" -eq 1 ]
+    [ "${lines[-1]}" = "p.rk: note: 1 of them is an argument or a value carried into a block" ]
 }
 
 # reloads STORE: seventeen vector values live at once on x86-avx2, one of

@@ -655,6 +655,8 @@ static const char *reserved_note(const RkTarget *t, int cls)
     return n ? rk_arena_printf(&rk_heap, " (%s %s reserved)", s, n == 1 ? "is" : "are") : "";
 }
 
+static bool same_loc(RkLoc a, RkLoc b) { return a.line == b.line && a.col == b.col; }
+
 /* Notes under the refusal: where the values holding the registers at
  * `stuck` were computed, one note per source location in position
  * order, the first few (a user shortens or splits those expressions). */
@@ -663,7 +665,7 @@ static void note_holders(Ra *ra, int cls)
     enum { SHOWN = 6 };
     int n = ra->t->regs[cls].count, *pos = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
     int m = 0, carried = 0;
-    for (int g = 0; g < n; g++) {
+    for (int g = 0; g < n; g++) { /* the holders' definitions, in position order */
         int v = ra->owner[cls][g] - 1;
         if (v < 0)
             continue;
@@ -679,29 +681,28 @@ static void note_holders(Ra *ra, int cls)
         }
         pos[at] = ra->r[v].lo;
     }
-    int shown = 0;
-    for (int i = 0; i < m;) {
+    int places = 0;
+    for (int i = 0; i < m; i++) {
         RkLoc loc = ra_instr_at(ra, pos[i])->loc;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = same_loc(ra_instr_at(ra, pos[j])->loc, loc);
+        if (seen || places++ >= SHOWN)
+            continue;
         int same = 0;
         for (int j = i; j < m; j++)
-            same += ra_instr_at(ra, pos[j])->loc.line == loc.line &&
-                    ra_instr_at(ra, pos[j])->loc.col == loc.col;
-        bool first = true;
-        for (int j = 0; j < i; j++)
-            first &= !(ra_instr_at(ra, pos[j])->loc.line == loc.line &&
-                       ra_instr_at(ra, pos[j])->loc.col == loc.col);
-        bool entry = loc.line == ra->f->loc.line && loc.col == ra->f->loc.col;
-        if (first && shown++ < SHOWN)
-            rk_diag_note(loc, "%d of them %s %s", same, same == 1 ? "is" : "are",
-                         entry ? "made on entry (uniforms, constants, counts)" : "computed here");
-        i++;
+            same += same_loc(ra_instr_at(ra, pos[j])->loc, loc);
+        rk_diag_note(loc, "%d of them %s %s", same, same == 1 ? "is" : "are",
+                     same_loc(loc, ra->f->loc) ? "made on entry (uniforms, constants, counts)"
+                                               : "computed here");
     }
-    if (shown > SHOWN)
-        rk_diag_note((RkLoc){0, 0}, "and values computed at %d more place%s", shown - SHOWN,
-                     shown - SHOWN == 1 ? "" : "s");
+    if (places > SHOWN)
+        rk_diag_note((RkLoc){0, 0}, "and values computed at %d more place%s", places - SHOWN,
+                     places - SHOWN == 1 ? "" : "s");
     if (carried)
-        rk_diag_note((RkLoc){0, 0}, "%d of them %s arguments or values carried into a block", carried,
-                     carried == 1 ? "is an argument or a value" : "are");
+        rk_diag_note((RkLoc){0, 0}, "%d of them %s", carried,
+                     carried == 1 ? "is an argument or a value carried into a block"
+                                  : "are arguments or values carried into a block");
 }
 
 _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls)
