@@ -59,6 +59,7 @@ typedef struct VFact {
     int one_of;  /* 1 where vector mask one_of holds, 0 elsewhere, or -1 */
     int flipped; /* this value with bit 31 of each lane flipped, made on entry, or -1 */
 } VFact;
+static const VFact NO_FACT = {false, 0, -1, -1, -1, -1, -1};
 static VFact *vf;
 static int nvf;
 static const RkMFunc *vf_func;
@@ -68,13 +69,13 @@ static VFact *fact(int v)
     if (vf_func != S->mf) {
         vf_func = S->mf;
         for (int i = 0; i < nvf; i++)
-            vf[i] = (VFact){false, 0, -1, -1, -1, -1, -1};
+            vf[i] = NO_FACT;
     }
     if (v >= nvf) {
         int n = v + 64;
         VFact *g = rk_arena_alloc(&rk_heap, sizeof *g * (size_t)n);
         for (int i = 0; i < n; i++)
-            g[i] = i < nvf ? vf[i] : (VFact){false, 0, -1, -1, -1, -1, -1};
+            g[i] = i < nvf ? vf[i] : NO_FACT;
         vf = g;
         nvf = n;
     }
@@ -371,7 +372,7 @@ static int flip_sign(int v)
 void note_flipped(int v)
 {
     if (S->level != AVX512)
-        fact(v)->flipped = vlogic('^', v, konst_splat(0x80000000u));
+        fact(v)->flipped = flip_sign(v);
 }
 
 int icmp(const char *pred, bool sign, int a, int b)

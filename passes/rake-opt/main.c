@@ -383,26 +383,18 @@ static int equal_splat(Fn *x, int m, const RkInstr *v, int depth)
     return -1;
 }
 
-static bool kept_splat(Fn *x)
+static bool kept_splat(Fn *x, RkInstr *in)
 {
-    bool changed = false;
-    for (int i = 0; i < x->f->nblocks; i++) {
-        RkBlock *b = x->f->blocks[i];
-        for (int j = 0; j < b->ninstrs; j++) {
-            RkInstr *in = b->instrs[j];
-            if (in->opc != RK_OP_RACK_COMPRESS_STORE || in->nargs < 3)
-                continue;
-            RkInstr *v = in->args[2] >= 0 ? x->def[in->args[2]] : NULL;
-            if (!v || !v->type || v->type->kind != RK_T_RACK || v->type->elem == RK_E_F32)
-                continue;
-            int s = equal_splat(x, in->args[1], v, 0);
-            if (s >= 0) {
-                in->args[2] = s;
-                changed = true;
-            }
-        }
-    }
-    return changed;
+    if (in->opc != RK_OP_RACK_COMPRESS_STORE || in->nargs < 3)
+        return false;
+    RkInstr *v = in->args[2] >= 0 ? x->def[in->args[2]] : NULL;
+    if (!v || !v->type || v->type->kind != RK_T_RACK || v->type->elem == RK_E_F32)
+        return false;
+    int s = equal_splat(x, in->args[1], v, 0);
+    if (s < 0)
+        return false;
+    in->args[2] = s;
+    return true;
 }
 
 /* 7. A comparison under a mask reads its operand raw where the lanes
@@ -416,24 +408,18 @@ static RkInstr *def_of(const void *ctx, int id)
     return id >= 0 && id < x->f->nvalues ? x->def[id] : NULL;
 }
 
-static bool proven_operands(Fn *x)
+static bool proven_operands(Fn *x, RkInstr *in)
 {
     bool changed = false;
-    for (int i = 0; i < x->f->nblocks; i++) {
-        RkBlock *b = x->f->blocks[i];
-        for (int j = 0; j < b->ninstrs; j++) {
-            RkInstr *in = b->instrs[j];
-            if (!in->sanitized || in->through < 0 || !rk_nir_op_quiet_on_normal(in->opc))
-                continue;
-            for (int k = 0; k < in->nargs; k++) {
-                RkInstr *d = def_of(x, in->args[k]);
-                if (d && d->opc == RK_OP_MASK_SELECT && d->benign && d->nargs == 3 &&
-                    d->args[0] == in->through && d->type && d->type->elem == RK_E_F32 &&
-                    rk_nir_normal_outside(def_of, x, in->through, d->args[1])) {
-                    in->args[k] = d->args[1];
-                    changed = true;
-                }
-            }
+    if (!in->sanitized || in->through < 0 || !rk_nir_op_quiet_on_normal(in->opc))
+        return false;
+    for (int k = 0; k < in->nargs; k++) {
+        RkInstr *d = def_of(x, in->args[k]);
+        if (d && d->opc == RK_OP_MASK_SELECT && d->benign && d->nargs == 3 &&
+            d->args[0] == in->through && d->type && d->type->elem == RK_E_F32 &&
+            rk_nir_normal_outside(def_of, x, in->through, d->args[1])) {
+            in->args[k] = d->args[1];
+            changed = true;
         }
     }
     return changed;
@@ -516,33 +502,35 @@ static int reduces_to(Fn *x, RkInstr *in, bool *constant, uint64_t *r)
     return -1;
 }
 
-static bool fold(Fn *x)
+static bool fold(Fn *x, RkInstr *in)
+{
+    uint64_t r;
+    bool constant;
+    if (in->id < 0 || !x->uses[in->id] || !in->type || in->type->kind != RK_T_SCALAR)
+        return false;
+    if (evaluate(x, in, &r)) {
+        make_constant(in, r);
+        return true;
+    }
+    int to = reduces_to(x, in, &constant, &r);
+    if (to >= 0) {
+        replace_uses(x->f, in->id, to);
+        x->uses[in->id] = 0;
+        return true;
+    }
+    if (constant)
+        make_constant(in, r);
+    return constant;
+}
+
+/* A rewrite of one instruction in place (kept_splat, proven_operands,
+ * fold), applied to every instruction in order: whether any changed. */
+static bool each_instr(Fn *x, bool (*one)(Fn *, RkInstr *))
 {
     bool changed = false;
-    for (int i = 0; i < x->f->nblocks; i++) {
-        RkBlock *b = x->f->blocks[i];
-        for (int j = 0; j < b->ninstrs; j++) {
-            RkInstr *in = b->instrs[j];
-            uint64_t r;
-            bool constant;
-            if (in->id < 0 || !x->uses[in->id] || !in->type || in->type->kind != RK_T_SCALAR)
-                continue;
-            if (evaluate(x, in, &r)) {
-                make_constant(in, r);
-                changed = true;
-                continue;
-            }
-            int to = reduces_to(x, in, &constant, &r);
-            if (to >= 0) {
-                replace_uses(x->f, in->id, to);
-                x->uses[in->id] = 0;
-                changed = true;
-            } else if (constant) {
-                make_constant(in, r);
-                changed = true;
-            }
-        }
-    }
+    for (int i = 0; i < x->f->nblocks; i++)
+        for (int j = 0; j < x->f->blocks[i]->ninstrs; j++)
+            changed |= one(x, x->f->blocks[i]->instrs[j]);
     return changed;
 }
 
@@ -564,7 +552,7 @@ static void optimise(RkFunc *f, const RkProfile *p)
     while (changed) {
         changed = false;
         reindex(&x);
-        while (cse(&x) || substitute(&x) || fold(&x)) {
+        while (cse(&x) || substitute(&x) || each_instr(&x, fold)) {
             reindex(&x);
             changed = true;
         }
@@ -575,9 +563,9 @@ static void optimise(RkFunc *f, const RkProfile *p)
     }
     if (signed_convert(&x))
         reindex(&x);
-    if (kept_splat(&x))
+    if (each_instr(&x, kept_splat))
         reindex(&x);
-    while (proven_operands(&x))
+    while (each_instr(&x, proven_operands))
         reindex(&x);
     while (dce(&x))
         reindex(&x);
