@@ -87,3 +87,16 @@ profiles_run() {
     jq -e 'all(.results[] | select(.kernel | startswith("compact") | not); .data_patterns == 1)' "$j"
     jq -e '[.results[] | select(.kernel | startswith("compact"))] | length >= 6' "$j"
 }
+
+@test "bench-smoke: the port bound uses load and store rates measured for each profile run" {
+    j=$SMOKE_OUT/smoke.json
+    for p in $(profiles_run); do
+        jq -e --arg p "$p" '.ports[$p].loads_per_cycle > 0.2 and .ports[$p].stores_per_cycle > 0.1' "$j"
+        grep -q "^ports at $p's width: " "$BATS_FILE_TMPDIR/log"
+    done
+    # a cache row's bound is lanes x clock / the busier port's cycles
+    jq -e '.ports as $ports | .core_ghz as $g | all(.results[] | select(.class == "cache");
+        ($ports[.profile]) as $q
+        | ([.bound.loads_per_rack / $q.loads_per_cycle, .bound.stores_per_rack / $q.stores_per_cycle] | max) as $c
+        | ((.lanes * $g * 1e9 / $c) / .bound.records_per_s - 1 | fabs) < 0.01)' "$j"
+}
