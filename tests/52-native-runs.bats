@@ -534,11 +534,11 @@ last_loop() {
     local d=$BATS_TEST_TMPDIR
     # AVX-512 count adds its 1s under the comparison's k mask: from a
     # register loaded before the loop, not a 64-byte pool read per rack
-    sed "s/TWO_RACKS/32/g; s/LANES/16/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$d/count.rk"
+    sed "s/FOUR_RACKS/64/g; s/THREE_RACKS/48/g; s/TWO_RACKS/32/g; s/LANES/16/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$d/count.rk"
     "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/count.s" "$d/count.rk"
     last_loop "$d/count.s" >"$d/loop.s"
     cat "$d/loop.s"
-    [ "$(grep -cE '	vpaddd	%zmm[0-9]+, %zmm[0-9]+, %zmm[0-9]+\{%k[1-7]\}$' "$d/loop.s")" -eq 2 ]
+    [ "$(grep -cE '	vpaddd	%zmm[0-9]+, %zmm[0-9]+, %zmm[0-9]+\{%k[1-7]\}$' "$d/loop.s")" -eq 4 ]
     ! grep -q '(%rip)' "$d/loop.s"
     # eighteen constants and six columns in SSE2's 15 registers: the entry
     # loads some, the loop reads the rest from the pool (folded), and

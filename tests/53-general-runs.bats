@@ -124,7 +124,7 @@ profile_programs() {
     local p n s=$BATS_TEST_TMPDIR/count.s
     for p in x86-sse2:4 x86-avx2:8; do
         n=${p#*:} p=${p%:*}
-        sed "s/TWO_RACKS/$((2 * n))/g; s/LANES/$n/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
+        sed "s/FOUR_RACKS/$((4 * n))/g; s/THREE_RACKS/$((3 * n))/g; s/TWO_RACKS/$((2 * n))/g; s/LANES/$n/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
         "$BIN/rakec" -S --no-report --target "$p" "$BATS_TEST_TMPDIR/count.rk" -o "$s"
         # the fast loop (the last conditional backward branch's): a subtract of the
         # comparison's mask, no add of a 0/1 rack
@@ -136,13 +136,13 @@ profile_programs() {
         ! grep -qE '	v?paddd	' "$BATS_TEST_TMPDIR/loop.s"
     done
     # AVX-512: a merge-masked add of 1s per rack, no zero-masked move
-    sed "s/TWO_RACKS/32/g; s/LANES/16/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
+    sed "s/FOUR_RACKS/64/g; s/THREE_RACKS/48/g; s/TWO_RACKS/32/g; s/LANES/16/g" "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
     "$BIN/rakec" -S --no-report --target x86-avx512 "$BATS_TEST_TMPDIR/count.rk" -o "$s"
     awk '/^\.L.*:$/ {l = $1; sub(":", "", l); start[l] = NR} {line[NR] = $0}
          /\tj[a-z]+\t/ && $1 != "jmp" && ($2 in start) {from = start[$2]; to = NR}
          END {for (i = from; i <= to; i++) print line[i]}' "$s" >"$BATS_TEST_TMPDIR/loop.s"
     cat "$BATS_TEST_TMPDIR/loop.s"
-    [ "$(grep -cE '	vpaddd	.*\{%k[1-7]\}$' "$BATS_TEST_TMPDIR/loop.s")" -eq 2 ]
+    [ "$(grep -cE '	vpaddd	.*\{%k[1-7]\}$' "$BATS_TEST_TMPDIR/loop.s")" -eq 4 ]
     ! grep -q '{z}' "$BATS_TEST_TMPDIR/loop.s"
 }
 
