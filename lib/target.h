@@ -78,6 +78,10 @@ enum {
     RK_I_PREDICATE = 8192, /* a comparison whose last operand is its predicate:
                               its sources swap with the predicate swapped
                               (RkTarget.swap_predicate) */
+    RK_I_MASKABLE = 16384, /* lane-wise in 32-bit lanes, and its first operand
+                              may be written under a merging write mask
+                              (AVX-512's EVEX {k}): the lanes outside the mask
+                              keep the register's value */
 };
 
 /* How a run calls a `slow { }` block's C helper: `call.slow` in the

@@ -156,6 +156,7 @@ diff_profile() {
     diff_file "$p" "$T/ops.rk" 120
     diff_file "$p" "$T/lanes-$n.rk" 60
     [ "$p" = x86-sse2 ] || diff_file "$p" "$T/fma.rk" 300
+    diff_file "$p" "$T/masked.rk" 200
     if [ "$p" = x86-avx512 ] && ! has_avx512; then
         skip "$no_avx512_reason"
     fi
@@ -377,6 +378,29 @@ abi_profile() {
         [[ ${lines[0]} == *"too-many-ints.rk:2:1: error: seven needs a 7th integer argument register; System V passes six in registers, and Rake never passes arguments on the stack" ]]
         [ -z "$(ls "$d")" ]
     done
+}
+
+@test "x86 masked: AVX-512 writes a select's one-operation arm under the select's mask, with no blend and no sanitizing of the arm's operands (masked.rk runs against rake-interp above)" {
+    local d=$BATS_TEST_TMPDIR
+    "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/m.s" "$T/masked.rk"
+    # the body of each function: its instructions, directives left out
+    body() { awk -v f="$1:" '$1 == f {on = 1; next} on && /^[a-z_]+:$/ {on = 0} on && /^\t[a-z]/' "$d/m.s"; }
+    ! grep -q vpblendmd "$d/m.s"
+    body bump >"$d/bump.s"
+    cat "$d/bump.s"
+    [ "$(wc -l <"$d/bump.s")" -eq 3 ]
+    grep -qE '^	vaddps	%zmm1, %zmm0, %zmm0\{%k[1-7]\}$' "$d/bump.s"
+    # the square root's operand is not sanitized: the mask keeps its
+    # inactive lanes from raising invalid (tests/x86/fpflags checks MXCSR)
+    body pick >"$d/pick.s"
+    [ "$(wc -l <"$d/pick.s")" -eq 3 ]
+    grep -qE '^	vsqrtps	%zmm1, %zmm0\{%k[1-7]\}$' "$d/pick.s"
+    body moved | grep -qE '^	vfmadd231ps	.*\{%k[1-7]\}$'
+    [ "$(body nested | wc -l)" -eq 5 ]
+    [ "$(body both | wc -l)" -eq 5 ]
+    # AVX2 has no write masks: its selects stay blends
+    "$BIN/rakec" -S --no-report --target x86-avx2 -o "$d/a.s" "$T/masked.rk"
+    grep -q vblendvps "$d/a.s"
 }
 
 @test "x86 fpflags: inactive lanes raise no floating-point exception, an active square root of -1 does (MXCSR, on each profile)" {

@@ -555,6 +555,19 @@ last_loop() {
     ! grep -qE ', C[0-9]+ ' "$d/zbody.txt"
 }
 
+@test "native runs: AVX-512 writes a where clause's arms under the mask: no blend, the FMA accumulates into the position's own register" {
+    local d=$BATS_TEST_TMPDIR
+    "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/a.s" "$RAKE_ROOT/bench/kernels/advance.rk"
+    last_loop "$d/a.s" >"$d/loop.s"
+    cat "$d/loop.s"
+    ! grep -q vpblendmd "$d/loop.s"
+    ! grep -qE '	vmovaps	%zmm' "$d/loop.s"
+    # two racks a trip: posx and posy move, age grows, under the kill test
+    [ "$(grep -cE '	vfmadd231ps	.*\{%k[1-7]\}$' "$d/loop.s")" -eq 4 ]
+    [ "$(grep -cE '	vaddps	.*\{%k[1-7]\}$' "$d/loop.s")" -eq 2 ]
+    [ "$(grep -c '	vpcmpud	' "$d/loop.s")" -eq 2 ]
+}
+
 @test "native runs: an unsigned comparison with a u32 uniform flips the uniform's bit 31 once, before the loop (SSE2)" {
     local d=$BATS_TEST_TMPDIR
     # clamp_counts compares its u32 column with <ulo> and <uhi>: SSE2 has

@@ -99,7 +99,7 @@ static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
     load->op = NULL; /* removed below */
 }
 
-static void drop_removed(RkMFunc *mf)
+void drop_removed(RkMFunc *mf)
 {
     for (int b = 0; b < mf->nblocks; b++) {
         RkMBlock *bl = mf->blocks[b];
@@ -148,7 +148,7 @@ static void count_instr(int *reads, const RkMInstr *in, int d)
 
 /* How many times each virtual register is read: by instructions, jumps'
  * arguments and register branches. */
-static int *read_counts(const RkMFunc *mf)
+int *read_counts(const RkMFunc *mf)
 {
     int *reads = calloc((size_t)mf->nvregs + 1, sizeof *reads);
     if (!reads)

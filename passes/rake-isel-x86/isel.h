@@ -10,6 +10,7 @@
  *   slow.c    a run's slow blocks (call.slow)
  *   hoist.c   constant loads moved out of loops
  *   fold.c    constants folded into memory operands
+ *   maskfuse.c AVX-512: selects as merge-masked operations
  */
 #ifndef RAKE_ISEL_H
 #define RAKE_ISEL_H
@@ -22,6 +23,8 @@
 #include "target.h"
 
 enum { SSE2 = 1, AVX2 = 2, AVX512 = 3 };
+
+#define BLEND_K "vpblendmd" /* AVX-512's select under a k mask (seq.c) */
 
 typedef struct Sel {
     const RkProfile *profile;
@@ -101,6 +104,12 @@ void hoist_constants(RkMFunc *mf, const bool *loop);
 void fold_loads(RkMFunc *mf, const RkTarget *t);
 void limit_nds(RkMFunc *mf, const RkTarget *t); /* AVX-512: Capstone's EVEX.V' reading */
 void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes, const bool *loop);
+int *read_counts(const RkMFunc *mf); /* per vreg: its readers (calloc'd) */
+void drop_removed(RkMFunc *mf);      /* instructions whose op is NULL */
+
+/* maskfuse.c: AVX-512 blends (mnemonic `blend`) into the masked write of
+ * the operation computing their selected arm */
+void fuse_masked_selects(RkMFunc *mf, const RkTarget *t, const char *blend);
 
 /* slow.c */
 int select_slow_call(RkInstr *in);

@@ -277,7 +277,7 @@ int blend(int m, int a, int b)
         return d;
     }
     k_from_mask(m);
-    ins("vpblendmd", 3, kmasked(rk_mvd(d), false), rk_mv(b), rk_mv(a));
+    ins(BLEND_K, 3, kmasked(rk_mvd(d), false), rk_mv(b), rk_mv(a));
     return d;
 }
 
@@ -731,7 +731,7 @@ int shuffle(int a, int b, const int *idx, int n)
         return d;
     }
     kload(from_a);
-    ins("vpblendmd", 3, kmasked(rk_mvd(d), false), rk_mv(pb), rk_mv(pa));
+    ins(BLEND_K, 3, kmasked(rk_mvd(d), false), rk_mv(pb), rk_mv(pa));
     return d;
 }
 
