@@ -81,9 +81,9 @@ profiles_run() {
 
 @test "bench-smoke: a compaction's timed calls take several kill patterns in turn" {
     # a branchy compaction learns one repeated pattern by heart; the
-    # smoke sizes (1003, 65541 records) take 64 and 4 patterns
+    # smoke sizes (1003, 65541 records) take 262 and 4 patterns
     j=$SMOKE_OUT/smoke.json
-    jq -e 'all(.results[] | select(.kernel | startswith("compact")); .data_patterns == (if .records == 1003 then 64 else 4 end))' "$j"
+    jq -e 'all(.results[] | select(.kernel | startswith("compact")); .data_patterns == (if .records == 1003 then 262 else 4 end))' "$j"
     jq -e 'all(.results[] | select(.kernel | startswith("compact") | not); .data_patterns == 1)' "$j"
     jq -e '[.results[] | select(.kernel | startswith("compact"))] | length >= 6' "$j"
 }

@@ -212,7 +212,7 @@ static void fill_kill(uint8_t *kill, int64_t n, double survival)
 /* particles: 5 f32 columns and the kill byte; dead with probability
  * 1 - survival, in a random (not periodic) pattern.  A compaction's timed
  * calls take their kill column from enough patterns that together they
- * hold at least 256 Ki records (at most 64 patterns): the same pattern
+ * hold at least 256 Ki records (at most 1,024 patterns): the same pattern
  * call after call would be periodic. */
 static void setup_particles(struct ctx *c, const struct kernel *k)
 {
@@ -223,7 +223,7 @@ static void setup_particles(struct ctx *c, const struct kernel *k)
     fill_kill(kill, n, k->survival);
     if (k->destructive) {
         int64_t want = (262144 + n - 1) / n;
-        c->npatterns = want > 64 ? 64 : (int)want;
+        c->npatterns = want > 1024 ? 1024 : (int)want;
         c->patcol = c->ncol - 1;
         c->patterns = xmalloc((size_t)c->npatterns * (size_t)n);
         memcpy(c->patterns, kill, (size_t)n);
