@@ -555,6 +555,16 @@ last_loop() {
     ! grep -qE ', C[0-9]+ ' "$d/zbody.txt"
 }
 
+@test "native runs: a tail's first lane moves without a test: rake-lower enters the tail only when records remain" {
+    local d=$BATS_TEST_TMPDIR p
+    for p in x86-sse2 x86-avx2; do
+        "$BIN/rakec" -S --no-report --target "$p" -o "$d/c.s" "$SHARED/conformance/stacks_compact_readings.rk"
+        # four compact columns: lanes 1 and up tested, lane 0 never
+        ! grep -qE '	testl	\$1, ' "$d/c.s"
+        [ "$(grep -cE '	testl	\$2, ' "$d/c.s")" -ge 4 ]
+    done
+}
+
 @test "native runs: AVX-512 writes a where clause's arms under the mask: no blend, the FMA accumulates into the position's own register" {
     local d=$BATS_TEST_TMPDIR
     "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/a.s" "$RAKE_ROOT/bench/kernels/advance.rk"

@@ -354,5 +354,5 @@ static void compress_one(RkInstr *in)
     }
     if (mm->prefix_bits < 0)
         mm->prefix_bits = mask_bits(-1, lanes_below(cnt));
-    guarded_store(a, mm->prefix_bits, active_lanes(mask_id), t); /* popcount lanes at most */
+    guarded_store(a, mm->prefix_bits, active_lanes(mask_id), 0, t); /* popcount lanes at most */
 }

@@ -460,15 +460,74 @@ int active_lanes(int id)
     return n;
 }
 
+/* The block of the function holding instruction in, or NULL. */
+static RkBlock *block_of(const RkInstr *in)
+{
+    for (int b = 0; b < S->nf->nblocks; b++)
+        for (int i = 0; i < S->nf->blocks[b]->ninstrs; i++)
+            if (S->nf->blocks[b]->instrs[i] == in)
+                return S->nf->blocks[b];
+    return NULL;
+}
+
+/* Whether block b is entered only by the true edge of a cbr whose
+ * condition is x > c (c a constant): then *c is c. */
+static bool entered_when_above(const RkBlock *b, int x, int64_t *c)
+{
+    const RkBlock *from = NULL;
+    int edges = 0;
+    for (int k = 0; k < S->nf->nblocks; k++) {
+        const RkBlock *p = S->nf->blocks[k];
+        const RkTerm *t = &p->term;
+        if (t->kind != RK_TERM_BR && t->kind != RK_TERM_CBR)
+            continue;
+        edges += t->to.block == b->id;
+        edges += t->kind == RK_TERM_CBR && t->alt.block == b->id;
+        if (t->kind == RK_TERM_CBR && t->to.block == b->id)
+            from = p;
+    }
+    if (edges != 1 || !from)
+        return false;
+    RkInstr *cmp = nir_def(from->term.value);
+    RkInstr *k = cmp && cmp->opc == RK_OP_U_CMP_GT && cmp->args[0] == x ? nir_def(cmp->args[1])
+                                                                       : NULL;
+    if (!k || k->opc != RK_OP_CONST)
+        return false;
+    *c = (int64_t)k->bits;
+    return true;
+}
+
+/* How many low lanes mask value id surely holds: a run's tail mask is
+ * lanes_below(r) in the block rake-lower enters only when r > 0, so lane
+ * 0 at least; a mask.and, the fewer of its two; any other mask, none. */
+int sure_lanes(int id)
+{
+    RkInstr *lb = nir_def(id);
+    if (lb && lb->opc == RK_OP_MASK_AND && lb->nargs == 2) {
+        int x = sure_lanes(lb->args[0]), y = sure_lanes(lb->args[1]);
+        return x < y ? x : y;
+    }
+    const RkBlock *b = lb && lb->opc == RK_OP_MASK_LANES_BELOW ? block_of(lb) : NULL;
+    int64_t c;
+    if (!b || !entered_when_above(b, lb->args[0], &c) || c < 0 || c >= lanes())
+        return 0;
+    return (int)c + 1;
+}
+
 /* Count-guarded transfers: lane k (below `active`, the lanes the mask
- * may hold) moves only when bit k of `bits` is set.  A narrow column's
+ * may hold) moves only when bit k of `bits` is set; lanes below `sure`
+ * (the mask surely holds them) move without a test.  A narrow column's
  * elements are inserted packed and widened once at the end; 32-bit lanes
  * load alone into a zeroed vector and are or-ed in. */
-static int guarded_load(Addr a, int bits, int active, bool sign)
+static int guarded_load(Addr a, int bits, int active, int sure, bool sign)
 {
     bool packed = a.scale < 4;
     int x = konst_splat(0);
     for (int k = 0; k < active; k++) {
+        if (k < sure) {
+            x = packed ? lane_insert(a, k, sign, x) : vlogic('|', x, lane_load(a, k, sign));
+            continue;
+        }
         int here = test_bit(bits, k);
         int skip = block("skip");
         int next_from_skip = S->mf->cur;
@@ -504,11 +563,18 @@ static void lane_extract(Addr a, int v, int hi, int k)
         rk_mi(j));
 }
 
-void guarded_store(Addr a, int bits, int active, int v)
+void guarded_store(Addr a, int bits, int active, int sure, int v)
 {
     bool narrow = a.scale < 4;
     int hi = narrow && active > 4 ? halves(v, 0x11) : -1;
     for (int k = 0; k < active; k++) {
+        if (k < sure) {
+            if (narrow)
+                lane_extract(a, v, hi, k);
+            else
+                lane_store(a, v, k);
+            continue;
+        }
         int here = test_bit(bits, k);
         int store = block("lane");
         if (narrow)
@@ -657,7 +723,8 @@ static int load_masked(RkInstr *in)
             mem(a, 0, n * 32, false));
         return d;
     }
-    return guarded_load(a, mask_bits(in->args[1], m), active_lanes(in->args[1]), sign);
+    return guarded_load(a, mask_bits(in->args[1], m), active_lanes(in->args[1]),
+                        sure_lanes(in->args[1]), sign);
 }
 
 static void store(RkInstr *in)
@@ -684,7 +751,8 @@ static void store_masked(RkInstr *in)
             rk_mv(v));
         return;
     }
-    guarded_store(a, mask_bits(in->args[1], m), active_lanes(in->args[1]), v);
+    guarded_store(a, mask_bits(in->args[1], m), active_lanes(in->args[1]),
+                  sure_lanes(in->args[1]), v);
 }
 
 /* --- one operation --------------------------------------------------------------- */

@@ -87,8 +87,9 @@ int popcount(int mask_id);
 void store_full(Addr a, int64_t imm, int v);
 void store_packed(Addr a, int64_t imm, int t); /* a compact column's packed rack */
 bool float_elem(const RkType *ptr);
-void guarded_store(Addr a, int bits, int active, int v);
+void guarded_store(Addr a, int bits, int active, int sure, int v);
 int active_lanes(int id); /* the low lanes mask value id may hold */
+int sure_lanes(int id);   /* the low lanes it surely holds */
 int run_load(RkInstr *in); /* rack.load */
 
 /* compact.c */
