@@ -348,8 +348,10 @@ static void compress_one(RkInstr *in)
     }
     int cnt = popcount(mask_id);
     if (S->level == AVX2 && a.scale == 4) {
+        if (mm->prefix < 0) /* one store mask for every column */
+            mm->prefix = lanes_below(cnt);
         ins(float_elem(pt) ? "vmaskmovps" : "vpmaskmovd", 3, mem(a, 0, n * 32, true),
-            rk_mv(lanes_below(cnt)), rk_mv(t));
+            rk_mv(mm->prefix), rk_mv(t));
         return;
     }
     if (mm->prefix_bits < 0)

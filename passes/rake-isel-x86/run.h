@@ -25,7 +25,7 @@ typedef struct Flag {
 
 typedef struct Memo {  /* per mask value, within one native-IR block */
     int bits, count, prefix_bits, table;
-    int prefix;        /* AVX-512: lanes below the count, as a vector */
+    int prefix;        /* AVX2, AVX-512: lanes below the count, as a vector */
     int *perm;         /* SSE2: per compress_store instruction index, its permuted vreg */
     int tbase;         /* SSE2: the address of the table of masks (table: the entry's offset) */
     int skip;          /* full racks: 0 before its stores, 1 among them, 2 after */
