@@ -354,7 +354,10 @@ static void compress_one(RkInstr *in)
             rk_mv(mm->prefix), rk_mv(t));
         return;
     }
-    if (mm->prefix_bits < 0)
-        mm->prefix_bits = mask_bits(-1, lanes_below(cnt));
+    if (mm->prefix_bits < 0) {
+        if (mm->prefix < 0)
+            mm->prefix = lanes_below(cnt);
+        mm->prefix_bits = mask_bits(-1, mm->prefix);
+    }
     guarded_store(a, mm->prefix_bits, active_lanes(mask_id), 0, t); /* popcount lanes at most */
 }

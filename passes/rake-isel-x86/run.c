@@ -566,7 +566,8 @@ static void lane_extract(Addr a, int v, int hi, int k)
 void guarded_store(Addr a, int bits, int active, int sure, int v)
 {
     bool narrow = a.scale < 4;
-    int hi = narrow && active > 4 ? halves(v, 0x11) : -1;
+    /* lanes 4-7 from the upper half (a broadcast's is its lower half) */
+    int hi = narrow && active > 4 ? is_splat(v) ? v : halves(v, 0x11) : -1;
     for (int k = 0; k < active; k++) {
         if (k < sure) {
             if (narrow)

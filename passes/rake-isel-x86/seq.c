@@ -82,6 +82,8 @@ static VFact *fact(int v)
     return &vf[v];
 }
 
+bool is_splat(int v) { return fact(v)->splat; }
+
 static bool zero_splat(int v) { return fact(v)->splat && fact(v)->bits == 0; }
 
 /* Each constant is loaded once per kernel, where it is first needed, and
