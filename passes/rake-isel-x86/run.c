@@ -524,15 +524,18 @@ static int guarded_load(Addr a, int bits, int active, int sure, bool sign)
     bool packed = a.scale < 4;
     int x = konst_splat(0);
     for (int k = 0; k < active; k++) {
+        /* a lane load zeroes the other lanes: lane 0's needs no or */
         if (k < sure) {
-            x = packed ? lane_insert(a, k, sign, x) : vlogic('|', x, lane_load(a, k, sign));
+            x = packed ? lane_insert(a, k, sign, x)
+                : k ? vlogic('|', x, lane_load(a, k, sign)) : lane_load(a, k, sign);
             continue;
         }
         int here = test_bit(bits, k);
         int skip = block("skip");
         int next_from_skip = S->mf->cur;
         int load = block("lane");
-        int y = packed ? lane_insert(a, k, sign, x) : vlogic('|', x, lane_load(a, k, sign));
+        int y = packed ? lane_insert(a, k, sign, x)
+                : k ? vlogic('|', x, lane_load(a, k, sign)) : lane_load(a, k, sign);
         int load_end = S->mf->cur;
         int next = block("joined");
         int xn = vparam(next);
