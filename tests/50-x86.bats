@@ -398,6 +398,10 @@ abi_profile() {
     body moved | grep -qE '^	vfmadd231ps	.*\{%k[1-7]\}$'
     [ "$(body nested | wc -l)" -eq 5 ]
     [ "$(body both | wc -l)" -eq 5 ]
+    # a rake's through arm zeroed outside its tine: a zeroing mask
+    body rooted >"$d/rooted.s"
+    [ "$(wc -l <"$d/rooted.s")" -eq 3 ]
+    grep -qE '^	vsqrtps	%zmm0, %zmm0\{%k[1-7]\}\{z\}$' "$d/rooted.s"
     # AVX2 has no write masks: its selects stay blends
     "$BIN/rakec" -S --no-report --target x86-avx2 -o "$d/a.s" "$T/masked.rk"
     grep -q vblendvps "$d/a.s"

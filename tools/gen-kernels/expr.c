@@ -247,8 +247,11 @@ E call_helper(Ctx *c, int d, int *ok)
         int t = helper.pty[i];
         E a;
         if (c->masked && helper.cross && !is_uni(t)) {
-            int v = pick_var(t, c, 1, 0);
-            if (v < 0 && t != T_M) {
+            int v = pick_var(t, c, 1, t == T_F);
+            if (v < 0 && t == T_F) {
+                *ok = 0;
+                return mk("", helper.ret, 1);
+            } else if (v < 0 && t != T_M) {
                 a = gen_uni(sc_of(t), c, d - 1);
             } else if (v < 0) {
                 *ok = 0;
@@ -257,7 +260,9 @@ E call_helper(Ctx *c, int d, int *ok)
                 a = var_expr(v, c);
             }
         } else {
-            a = is_rack(t) ? gen_operand(t, c, d - 1, 1) : gen(t, c, d - 1);
+            a = t == T_F    ? gen_exact_f(c, d - 1)
+                : is_rack(t) ? gen_operand(t, c, d - 1, 1)
+                             : gen(t, c, d - 1);
         }
         bput(&b, "%s%s", i ? ", " : "", a.s);
     }

@@ -68,7 +68,10 @@
  * NaN payloads are unspecified, so a float value whose bits reach a
  * non-float result (a bitcast) is made only from operations that define
  * every bit: parameters, negation, abs, selections, shuffles and bitcasts
- * from integers.
+ * from integers.  A helper's parameters count as such, so its f32 rack
+ * arguments are made that way too (a min of a NaN reached a helper that
+ * bitcast it: SSE2 and AVX2 give that NaN all-ones bits, the interpreter
+ * 0x7fc00000, seed 53000 kernel k0409_f).
  *
  * --compare checks two `rake-interp --kernels` outputs for the calls of
  * F.calls line by line: bit for bit, except that in the lanes of an _f
