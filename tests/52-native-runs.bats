@@ -514,13 +514,23 @@ compact_loop() {
     [ "$(grep -cE '	pinsrw	\$[0-2], [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,2\), %xmm' "$s")" -eq 6 ]
     [ "$(grep -cE '	pinsrw	\$[0-2], %e[a-z]+|	pinsrw	\$[0-2], %r[0-9]+d' "$s")" -eq 6 ]
     ! grep -qE '	pinsrw	\$3,' "$s"
-    # stores: the compaction tail's u8 kill column (seven lanes at most:
-    # the kept records of a tail)
-    "$BIN/rakec" -S --no-report --target x86-avx2 -o "$s" "$RAKE_ROOT/bench/kernels/compact.rk"
+    # stores: a compaction tail's u8 column (seven lanes at most: the
+    # kept records of a tail)
+    local k=$BATS_TEST_TMPDIR/keep.rk
+    printf 'pack P {\n  f32: x;\n  u8: tag;\n}\n\nrun keep(p: stack P) -> stack P:\n  compact p where p.x > <0.0>\n' >"$k"
+    "$BIN/rakec" -S --no-report --target x86-avx2 -o "$s" "$k"
     [ "$(grep -cE '	vpextrb	\$(0|4|8|12), %xmm[0-9]+, [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,1\)' "$s")" -eq 7 ]
     ! grep -qE '	movb	' "$s"
-    "$BIN/rakec" -S --no-report --target x86-sse2 -o "$s" "$RAKE_ROOT/bench/kernels/compact.rk"
+    "$BIN/rakec" -S --no-report --target x86-sse2 -o "$s" "$k"
     [ "$(grep -cE '	pextrw	\$(0|2|4|6), %xmm[0-9]+, %' "$s")" -eq 3 ]
+    # the kill column of compact.rk keeps only records whose kill is 0:
+    # its tail stores the constant as an immediate, no extract
+    local p
+    for p in x86-sse2 x86-avx2; do
+        "$BIN/rakec" -S --no-report --target "$p" -o "$s" "$RAKE_ROOT/bench/kernels/compact.rk"
+        [ "$(grep -cE '	movb	\$0, [0-9]*\(%r[a-z0-9]+,%r[a-z0-9]+,1\)' "$s")" -eq "$( [ $p = x86-sse2 ] && echo 3 || echo 7)" ]
+        ! grep -qE '	v?pextr[bw]	' "$s"
+    done
 }
 
 # The loop of a general run (the last backward branch's stretch) as assembly.

@@ -55,6 +55,7 @@ int lanes(void);
 const char *pick(const char *sse2, const char *avx2, const char *avx512);
 int konst_splat(uint32_t bits);
 bool is_splat(int v);                   /* vreg v holds a broadcast constant */
+bool splat_bits(int v, uint32_t *bits); /* ... and which: its lane's bits */
 int konst_vector(const uint32_t *words);
 int splat_gpr32(int g);                 /* the low 32 bits of general vreg g, broadcast */
 int vmov(int a);

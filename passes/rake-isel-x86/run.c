@@ -551,10 +551,17 @@ static int guarded_load(Addr a, int bits, int active, int sure, bool sign)
 
 /* Lane k's low 8 or 16 bits stored straight from its vector: AVX2's
  * vpextrb/vpextrw to memory (from hi, the upper 128 bits, for lanes 4-7);
- * SSE2's pextrw reaches a general register only. */
+ * SSE2's pextrw reaches a general register only.  A broadcast constant's
+ * lane is an immediate (`movb $0, 3(%rcx,%r12,1)`). */
 static void lane_extract(Addr a, int v, int hi, int k)
 {
     int w = a.scale * 8;
+    uint32_t c;
+    if (splat_bits(v, &c)) { /* a broadcast constant: stored as an immediate */
+        int64_t imm = a.scale == 1 ? (int8_t)c : (int16_t)c;
+        ins(a.scale == 1 ? "movb" : "movw", 2, mem(a, k, w, true), rk_mi(imm));
+        return;
+    }
     if (S->level == SSE2) {
         int r = gnew();
         ins("pextrw", 3, gw(r, 32), rk_mv(v), rk_mi(2 * k));

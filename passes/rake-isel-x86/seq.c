@@ -84,6 +84,12 @@ static VFact *fact(int v)
 
 bool is_splat(int v) { return fact(v)->splat; }
 
+bool splat_bits(int v, uint32_t *bits)
+{
+    *bits = fact(v)->bits;
+    return fact(v)->splat;
+}
+
 static bool zero_splat(int v) { return fact(v)->splat && fact(v)->bits == 0; }
 
 /* Each constant is loaded once per kernel, where it is first needed, and
