@@ -300,6 +300,16 @@ void compress_store(RkInstr *in)
         close_stores(mask_id, in);
 }
 
+/* A tail's store mask, the lanes below the kept count, as a vector: made
+ * once for every column (AVX2, AVX-512). */
+static int kept_prefix(int mask_id)
+{
+    Memo *mm = memo(mask_id);
+    if (mm->prefix < 0)
+        mm->prefix = lanes_below(popcount(mask_id));
+    return mm->prefix;
+}
+
 static void compress_one(RkInstr *in)
 {
     const RkType *pt = type_of(in->args[0]);
@@ -319,10 +329,7 @@ static void compress_one(RkInstr *in)
             store_full(a, 0, t);
             return;
         }
-        Memo *mm = memo(mask_id);
-        if (mm->prefix < 0)
-            mm->prefix = lanes_below(popcount(mask_id));
-        RkMReg kp = kreg(mm->prefix);
+        RkMReg kp = kreg(kept_prefix(mask_id));
         const char *op = a.scale == 4 ? "vmovups" : a.scale == 1 ? "vpmovdb" : "vpmovdw";
         ins(op, 2, rk_mmask(mem(a, 0, n * a.scale * 8, true), kp, false), rk_mv(t));
         return;
@@ -346,18 +353,12 @@ static void compress_one(RkInstr *in)
             store_full(a, 0, t);
         return;
     }
-    int cnt = popcount(mask_id);
     if (S->level == AVX2 && a.scale == 4) {
-        if (mm->prefix < 0) /* one store mask for every column */
-            mm->prefix = lanes_below(cnt);
         ins(float_elem(pt) ? "vmaskmovps" : "vpmaskmovd", 3, mem(a, 0, n * 32, true),
-            rk_mv(mm->prefix), rk_mv(t));
+            rk_mv(kept_prefix(mask_id)), rk_mv(t));
         return;
     }
-    if (mm->prefix_bits < 0) {
-        if (mm->prefix < 0)
-            mm->prefix = lanes_below(cnt);
-        mm->prefix_bits = mask_bits(-1, mm->prefix);
-    }
+    if (mm->prefix_bits < 0)
+        mm->prefix_bits = mask_bits(-1, kept_prefix(mask_id));
     guarded_store(a, mm->prefix_bits, active_lanes(mask_id), 0, t); /* popcount lanes at most */
 }

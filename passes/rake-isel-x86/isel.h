@@ -109,9 +109,9 @@ void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes, const bool
 int *read_counts(const RkMFunc *mf); /* per vreg: its readers (calloc'd) */
 void drop_removed(RkMFunc *mf);      /* instructions whose op is NULL */
 
-/* maskfuse.c: AVX-512 blends (mnemonic `blend`) into the masked write of
- * the operation computing their selected arm */
-void fuse_masked_selects(RkMFunc *mf, const RkTarget *t, const char *blend);
+/* maskfuse.c: AVX-512 selects (BLEND_K, zeroing copies) into the masked
+ * write of the operation computing their selected arm */
+void fuse_masked_selects(RkMFunc *mf, const RkTarget *t);
 
 /* slow.c */
 int select_slow_call(RkInstr *in);

@@ -284,7 +284,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         mf->result_type = "void";
         select_run(nf, mf);
         if (S->level == AVX512)
-            fuse_masked_selects(mf, S->target, BLEND_K);
+            fuse_masked_selects(mf, S->target);
         bool *loop = loop_blocks(mf); /* hoisting changes no edge */
         hoist_constants(mf, loop);
         fold_constants(mf, S->target, S->profile->lanes * 4, loop);
@@ -309,7 +309,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
     result(nf, mf, b->term.value, bitmask_of);
     mf->blocks[0]->term.loc = nf->loc;
     if (S->level == AVX512)
-        fuse_masked_selects(mf, S->target, BLEND_K);
+        fuse_masked_selects(mf, S->target);
     fold_constants(mf, S->target, S->profile->lanes * 4, NULL);
 }
 

@@ -122,48 +122,6 @@ static bool mask_ready(const RkTarget *t, RkMBlock *bl, int i, int j, int K, con
     return kd < i || move_up(t, bl, i, kd, writes);
 }
 
-/* The value a source written at bl->instrs[d] has in the lanes of mask
- * K: its "then" arm if it is a blend under K, its source if a copy under
- * K zeroing the rest; -1 if neither. */
-static int under_mask(const RkTarget *t, const RkMBlock *bl, int d, int K, const char *blend)
-{
-    const RkMInstr *g = &bl->instrs[d];
-    if (g->nops < 2 || g->ops[0].mask.num != K || g->ops[0].bits)
-        return -1;
-    if (!strcmp(g->op, blend) && g->nops == 3 && !g->ops[0].zero && plain_vreg(&g->ops[2]))
-        return g->ops[2].reg.num;
-    if (rk_target_insn_is(t, g->op, RK_I_COPY) && g->nops == 2 && g->ops[0].zero &&
-        plain_vreg(&g->ops[1]))
-        return g->ops[1].reg.num;
-    return -1;
-}
-
-/* The masked operation at bl->instrs[i] reads its sources' other lanes
- * no more, and raises no flags there: a source that only kept those
- * lanes harmless (the sanitizing of spec page 02's "no floating-point
- * exception on inactive lanes": `K ? y : 1.0`) is read as y.  The
- * sanitizing instruction is left to fold.c's dead-code sweep. */
-static void unguard(const RkTarget *t, RkMBlock *bl, int i, int K, int *reads, const int *writes,
-                    const char *blend)
-{
-    RkMInstr *in = &bl->instrs[i];
-    for (int k = 1; k < in->nops; k++) {
-        if (!plain_vreg(&in->ops[k]) || in->ops[k].def)
-            continue;
-        int S = in->ops[k].reg.num, n = 0, d = def_before(bl, i, S);
-        for (int q = 1; q < in->nops; q++)
-            n += rk_mir_is_vreg(&in->ops[q], RK_RC_VEC, S) && !in->ops[q].bits;
-        int y = d >= 0 && writes[S] == 1 && reads[S] == n ? under_mask(t, bl, d, K, blend) : -1;
-        if (y < 0 || def_before(bl, i, y) > d)
-            continue; /* y changes between the sanitizing and I */
-        for (int q = 1; q < in->nops; q++)
-            if (rk_mir_is_vreg(&in->ops[q], RK_RC_VEC, S) && !in->ops[q].bits)
-                in->ops[q].reg.num = y;
-        reads[S] = 0;
-        reads[y] += n;
-    }
-}
-
 /* A select at bl->instrs[j] the rewrite may take: a blend D{K} = K ? A : X,
  * or a copy under K zeroing the other lanes, D{K}{z} = A (then X is -1). */
 typedef struct Select {
@@ -171,7 +129,7 @@ typedef struct Select {
     bool zero;
 } Select;
 
-static bool select_at(const RkTarget *t, const RkMInstr *in, const char *blend, Select *s)
+static bool select_at(const RkTarget *t, const RkMInstr *in, Select *s)
 {
     if (!in->op || in->nops < 2)
         return false;
@@ -180,7 +138,7 @@ static bool select_at(const RkTarget *t, const RkMInstr *in, const char *blend, 
         d->bits || !d->def || d->use)
         return false;
     *s = (Select){d->reg.num, d->mask.num, -1, -1, d->zero};
-    if (!strcmp(in->op, blend) && in->nops == 3 && !d->zero && plain_vreg(&in->ops[1]) &&
+    if (!strcmp(in->op, BLEND_K) && in->nops == 3 && !d->zero && plain_vreg(&in->ops[1]) &&
         plain_vreg(&in->ops[2])) {
         s->A = in->ops[2].reg.num;
         s->X = in->ops[1].reg.num;
@@ -194,13 +152,45 @@ static bool select_at(const RkTarget *t, const RkMInstr *in, const char *blend, 
     return false;
 }
 
-/* The select at bl->instrs[j], if it can go (see the essay): how many
- * instructions went in before it (the copy of X), or -1. */
-static int fuse(RkMFunc *mf, const RkTarget *t, RkMBlock *bl, int j, int *reads, int *writes,
-                const char *blend_op)
+/* The value a source written at bl->instrs[d] has in the lanes of mask
+ * K: the selected value of a select under K (select_at), else -1. */
+static int under_mask(const RkTarget *t, const RkMBlock *bl, int d, int K)
 {
     Select s;
-    if (!select_at(t, &bl->instrs[j], blend_op, &s) || writes[s.D] != 1)
+    return select_at(t, &bl->instrs[d], &s) && s.K == K ? s.A : -1;
+}
+
+/* The masked operation at bl->instrs[i] reads its sources' other lanes
+ * no more, and raises no flags there: a source that only kept those
+ * lanes harmless (the sanitizing of spec page 02's "no floating-point
+ * exception on inactive lanes": `K ? y : 1.0`) is read as y.  The
+ * sanitizing instruction is left to fold.c's dead-code sweep. */
+static void unguard(const RkTarget *t, RkMBlock *bl, int i, int K, int *reads, const int *writes)
+{
+    RkMInstr *in = &bl->instrs[i];
+    for (int k = 1; k < in->nops; k++) {
+        if (!plain_vreg(&in->ops[k]) || in->ops[k].def)
+            continue;
+        int S = in->ops[k].reg.num, n = 0, d = def_before(bl, i, S);
+        for (int q = 1; q < in->nops; q++)
+            n += rk_mir_is_vreg(&in->ops[q], RK_RC_VEC, S) && !in->ops[q].bits;
+        int y = d >= 0 && writes[S] == 1 && reads[S] == n ? under_mask(t, bl, d, K) : -1;
+        if (y < 0 || def_before(bl, i, y) > d)
+            continue; /* y changes between the sanitizing and I */
+        for (int q = 1; q < in->nops; q++)
+            if (rk_mir_is_vreg(&in->ops[q], RK_RC_VEC, S) && !in->ops[q].bits)
+                in->ops[q].reg.num = y;
+        reads[S] = 0;
+        reads[y] += n;
+    }
+}
+
+/* The select at bl->instrs[j], if it can go (see the essay): how many
+ * instructions went in before it (the copy of X), or -1. */
+static int fuse(RkMFunc *mf, const RkTarget *t, RkMBlock *bl, int j, int *reads, int *writes)
+{
+    Select s;
+    if (!select_at(t, &bl->instrs[j], &s) || writes[s.D] != 1)
         return -1;
     int i = def_before(bl, j, s.A);
     RkMInstr *in = i >= 0 ? &bl->instrs[i] : NULL;
@@ -228,7 +218,7 @@ static int fuse(RkMFunc *mf, const RkTarget *t, RkMBlock *bl, int j, int *reads,
     in->ops[0].use = acc || !s.zero;
     in->ops[0] = rk_mmask(in->ops[0], rk_mreg(RK_RC_MASK, true, s.K), s.zero);
     reads[s.K]++;
-    unguard(t, bl, i, s.K, reads, writes, blend_op);
+    unguard(t, bl, i, s.K, reads, writes);
     int added = 0;
     if (!acc && !s.zero) { /* A starts as X */
         for (int k = 1; k < in->nops; k++)
@@ -248,14 +238,14 @@ static int fuse(RkMFunc *mf, const RkTarget *t, RkMBlock *bl, int j, int *reads,
     return added;
 }
 
-void fuse_masked_selects(RkMFunc *mf, const RkTarget *t, const char *blend)
+void fuse_masked_selects(RkMFunc *mf, const RkTarget *t)
 {
     int *reads = read_counts(mf);
     int *writes = rk_mir_write_counts(mf);
     for (int b = 0; b < mf->nblocks; b++) {
         RkMBlock *bl = mf->blocks[b];
         for (int j = 0; j < bl->ninstrs; j++) {
-            int added = fuse(mf, t, bl, j, reads, writes, blend);
+            int added = fuse(mf, t, bl, j, reads, writes);
             if (added > 0)
                 j += added; /* the select moved down */
         }

@@ -519,23 +519,29 @@ int sure_lanes(int id)
  * (the mask surely holds them) move without a test.  A narrow column's
  * elements are inserted packed and widened once at the end; 32-bit lanes
  * load alone into a zeroed vector and are or-ed in. */
+/* x with lane k of the column at a moved in: a narrow element inserted
+ * packed, a 32-bit one loaded alone and or-ed in (a lane load zeroes the
+ * other lanes: lane 0's is the vector, x being zero then). */
+static int lane_into(Addr a, int k, bool sign, int x)
+{
+    if (a.scale < 4)
+        return lane_insert(a, k, sign, x);
+    return k ? vlogic('|', x, lane_load(a, k, sign)) : lane_load(a, k, sign);
+}
+
 static int guarded_load(Addr a, int bits, int active, int sure, bool sign)
 {
-    bool packed = a.scale < 4;
     int x = konst_splat(0);
     for (int k = 0; k < active; k++) {
-        /* a lane load zeroes the other lanes: lane 0's needs no or */
         if (k < sure) {
-            x = packed ? lane_insert(a, k, sign, x)
-                : k ? vlogic('|', x, lane_load(a, k, sign)) : lane_load(a, k, sign);
+            x = lane_into(a, k, sign, x);
             continue;
         }
         int here = test_bit(bits, k);
         int skip = block("skip");
         int next_from_skip = S->mf->cur;
         int load = block("lane");
-        int y = packed ? lane_insert(a, k, sign, x)
-                : k ? vlogic('|', x, lane_load(a, k, sign)) : lane_load(a, k, sign);
+        int y = lane_into(a, k, sign, x);
         int load_end = S->mf->cur;
         int next = block("joined");
         int xn = vparam(next);
@@ -546,7 +552,7 @@ static int guarded_load(Addr a, int bits, int active, int sure, bool sign)
         rk_mir_jump_arg(term_of(load_end), rk_mreg(RK_RC_VEC, true, y));
         x = xn;
     }
-    return packed ? widen_packed(x, a.scale, sign) : x;
+    return a.scale < 4 ? widen_packed(x, a.scale, sign) : x;
 }
 
 /* Lane k's low 8 or 16 bits stored straight from its vector: AVX2's
@@ -573,25 +579,28 @@ static void lane_extract(Addr a, int v, int hi, int k)
         rk_mi(j));
 }
 
+/* Lane k of v to the column at a (a narrow lane extracted, lanes 4-7
+ * from hi: lane_extract). */
+static void lane_move(Addr a, int v, int hi, int k)
+{
+    if (a.scale < 4)
+        lane_extract(a, v, hi, k);
+    else
+        lane_store(a, v, k);
+}
+
 void guarded_store(Addr a, int bits, int active, int sure, int v)
 {
-    bool narrow = a.scale < 4;
     /* lanes 4-7 from the upper half (a broadcast's is its lower half) */
-    int hi = narrow && active > 4 ? is_splat(v) ? v : halves(v, 0x11) : -1;
+    int hi = a.scale < 4 && active > 4 ? is_splat(v) ? v : halves(v, 0x11) : -1;
     for (int k = 0; k < active; k++) {
         if (k < sure) {
-            if (narrow)
-                lane_extract(a, v, hi, k);
-            else
-                lane_store(a, v, k);
+            lane_move(a, v, hi, k);
             continue;
         }
         int here = test_bit(bits, k);
         int store = block("lane");
-        if (narrow)
-            lane_extract(a, v, hi, k);
-        else
-            lane_store(a, v, k);
+        lane_move(a, v, hi, k);
         int store_end = S->mf->cur;
         int next = block("stored");
         set_branch(here, "e", next, store);
