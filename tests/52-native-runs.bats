@@ -575,6 +575,21 @@ last_loop() {
     done
 }
 
+@test "native runs: a compaction tail builds its store mask once; a broadcast's upper half is its lower; lane 0's load is no or into zeros" {
+    local d=$BATS_TEST_TMPDIR
+    # AVX2: one vpcmpgtd for the tail's lanes, one for the kept count's
+    # store mask, shared by five vmaskmovps and the kill column's lane bits
+    "$BIN/rakec" -S --no-report --target x86-avx2 -o "$d/a.s" "$RAKE_ROOT/bench/kernels/compact.rk"
+    [ "$(grep -c '	vpcmpgtd	' "$d/a.s")" -eq 2 ]
+    [ "$(grep -c '	vmaskmovps	%ymm[0-9]*, %ymm[0-9]*, (' "$d/a.s")" -eq 5 ]
+    ! grep -q '	vperm2f128	' "$d/a.s"
+    # SSE2: lane 0 of each f32 column is its movss, not or-ed into a
+    # zeroed register loaded from the pool
+    "$BIN/rakec" -S --no-report --target x86-sse2 -o "$d/s.s" "$RAKE_ROOT/bench/kernels/compact.rk"
+    ! grep -A1 -E '	movaps	\.Lrk_[a-z_0-9]+\(%rip\), %xmm' "$d/s.s" | grep -q '	orps	'
+    [ "$(grep -cE '	movss	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), %xmm' "$d/s.s")" -eq 5 ]
+}
+
 @test "native runs: AVX-512 writes a where clause's arms under the mask: no blend, the FMA accumulates into the position's own register" {
     local d=$BATS_TEST_TMPDIR
     "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/a.s" "$RAKE_ROOT/bench/kernels/advance.rk"
