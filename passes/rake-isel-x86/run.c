@@ -564,7 +564,7 @@ static void lane_extract(Addr a, int v, int hi, int k)
     int w = a.scale * 8;
     uint32_t c;
     if (splat_bits(v, &c)) { /* a broadcast constant: stored as an immediate */
-        int64_t imm = a.scale == 1 ? (int8_t)c : (int16_t)c;
+        int64_t imm = a.scale == 1 ? (uint8_t)c : (uint16_t)c; /* as Capstone shows it */
         ins(a.scale == 1 ? "movb" : "movw", 2, mem(a, k, w, true), rk_mi(imm));
         return;
     }
