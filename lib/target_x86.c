@@ -213,6 +213,8 @@ static const RkInsnDesc insns[] = {
     {"valignd", "AVX-512F", Z, RK_I_CROSS, "w r r i"},
     {"kmovw", "AVX-512F", Z, RK_I_CROSS, "w r"},
     {"kortestw", "AVX-512F", Z, RK_I_FLAGS, "r r"},
+    {"kandw", "AVX-512F", Z, 0, "w r r"},
+    {"korw", "AVX-512F", Z, 0, "w r r"},
     {"vcvtudq2ps", "AVX-512F", Z, 0, "w r"},
     {"vcompressps", "AVX-512F", Z, RK_I_CROSS | RK_I_FAULT, "w r"},
     {"vpmovdb", "AVX-512F", Z, RK_I_CROSS | RK_I_FAULT, "w r"},

@@ -91,11 +91,14 @@ RkMOp kdef(void);                       /* a fresh mask vreg, written */
 void k_from_mask(int m);                /* AVX-512: S->k holds vector mask m */
 int k_test(int m);                      /* vptestmd m into a new k vreg, noted */
 int k_in_block(int m);                  /* its k vreg from this block, or -1 */
+int k_logic(char op, int a, int b);     /* kandw/korw of masks with k vregs, or -1 */
+int k_noted(int m);                     /* the k vreg m was last made from or tested into */
 void k_note(int m, int k);              /* k vreg k holds vector mask m */
 RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 
 /* run.c: a stack run's blocks, after main.c's entry */
 void select_run(RkFunc *nf, RkMFunc *mf);
+RkInstr *nir_def(int id); /* general.c: a run's instruction defining a value, or NULL */
 
 /* hoist.c: constant loads leave loops for the entry block */
 bool *loop_blocks(const RkMFunc *mf);    /* per block: on a cycle of the CFG */

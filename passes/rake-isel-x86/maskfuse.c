@@ -238,6 +238,131 @@ static int fuse(RkMFunc *mf, const RkTarget *t, RkMBlock *bl, int j, int *reads,
     return added;
 }
 
+/* --- sanitized operations under their participation mask -------------- */
+
+/* The native IR's instructions by value id (NULL: a parameter, or none). */
+static RkInstr **nir_defs(const RkFunc *nf)
+{
+    RkInstr **defs = rk_arena_alloc(&rk_heap, sizeof *defs * (size_t)(nf->nvalues + 1));
+    memset(defs, 0, sizeof *defs * (size_t)(nf->nvalues + 1));
+    for (int b = 0; b < nf->nblocks; b++)
+        for (int i = 0; i < nf->blocks[b]->ninstrs; i++) {
+            RkInstr *in = nf->blocks[b]->instrs[i];
+            if (in->id >= 0 && in->id <= nf->nvalues)
+                defs[in->id] = in;
+        }
+    return defs;
+}
+
+static const RkInstr *nir_of(RkInstr **defs, const RkMInstr *in)
+{
+    return in->nir >= 0 && in->nir <= S->nf->nvalues ? defs[in->nir] : NULL;
+}
+
+/* Whether bl->instrs[i] is its native-IR operation's one instruction
+ * (copies aside): a sequence's other instructions read the sanitized
+ * values, and some read the lanes the mask would zero. */
+static bool alone(const RkTarget *t, const RkMBlock *bl, int i)
+{
+    for (int x = 0; x < bl->ninstrs; x++)
+        if (x != i && bl->instrs[x].op && bl->instrs[x].nir == bl->instrs[i].nir &&
+            !rk_target_insn_is(t, bl->instrs[x].op, RK_I_COPY))
+            return false;
+    return true;
+}
+
+/* The k vreg of the sanitizing selects bl->instrs[i] reads: selects
+ * whose native-IR op is a benign mask.select under `through` (the
+ * operation's participation mask), made under the k vreg that holds
+ * `through` (not its negation: an else arm's select under `not m` is a
+ * blend under m's k, its arms swapped).  -1 if there is none. */
+static int sanitizing_k(const RkTarget *t, const RkMBlock *bl, int i, RkInstr **defs,
+                        int through)
+{
+    const RkMInstr *in = &bl->instrs[i];
+    int K = -1, want = k_noted(S->vreg[through]);
+    for (int k = 0; k < in->nops; k++) {
+        Select s;
+        int d = plain_vreg(&in->ops[k]) && in->ops[k].use ? def_before(bl, i, in->ops[k].reg.num)
+                                                          : -1;
+        const RkInstr *sn = d >= 0 && select_at(t, &bl->instrs[d], &s) ? nir_of(defs, &bl->instrs[d])
+                                                                       : NULL;
+        if (sn && sn->opc == RK_OP_MASK_SELECT && sn->benign && sn->args[0] == through &&
+            s.K == want && want >= 0)
+            K = s.K;
+    }
+    return K;
+}
+
+/* Whether an instruction of bl strictly between positions a and b reads
+ * vector vreg v. */
+static bool read_between(const RkMBlock *bl, int a, int b, int v)
+{
+    for (int x = a + 1; x < b; x++)
+        for (int k = 0; bl->instrs[x].op && k < bl->instrs[x].nops; k++)
+            if (bl->instrs[x].ops[k].use && rk_mir_is_vreg(&bl->instrs[x].ops[k], RK_RC_VEC, v))
+                return true;
+    return false;
+}
+
+/* The accumulator of bl->instrs[i], now written under K, read raw: if
+ * it is a zeroing select under K, that becomes a plain copy; if it is a
+ * copy of such a select (or of a blend under K) read only there, the
+ * copy reads the select's value instead, and the select is left to the
+ * dead-code sweep. */
+static void unguard_acc(const RkTarget *t, RkMBlock *bl, int i, int K, int *reads,
+                        const int *writes)
+{
+    Select s;
+    int A = bl->instrs[i].ops[0].reg.num, d = def_before(bl, i, A);
+    RkMInstr *dd = d >= 0 && !read_between(bl, d, i, A) ? &bl->instrs[d] : NULL;
+    if (!dd)
+        return;
+    if (select_at(t, dd, &s) && s.zero && s.K == K) {
+        dd->ops[0].mask.num = -1;
+        dd->ops[0].zero = false;
+        reads[K]--;
+        return;
+    }
+    if (!rk_target_insn_is(t, dd->op, RK_I_COPY) || dd->nops != 2 || !plain_vreg(&dd->ops[1]))
+        return;
+    int S2 = dd->ops[1].reg.num, d2 = def_before(bl, d, S2);
+    if (d2 < 0 || reads[S2] != 1 || writes[S2] != 1 || !select_at(t, &bl->instrs[d2], &s) ||
+        s.K != K || def_before(bl, d, s.A) > d2)
+        return;
+    dd->ops[1].reg.num = s.A;
+    reads[S2] = 0;
+    reads[s.A]++;
+}
+
+/* An operation the lowering sanitized (every float operand a benign
+ * select under its participation mask, `through`: the lanes outside are
+ * inactive and their results never read) is written under that mask,
+ * zeroing, and reads its operands raw: EVEX masking raises nothing in
+ * the masked-off lanes.  A run's tail computes its columns this way
+ * (`vfmadd231ps %zmm0, %zmm19, %zmm18{%k1}{z}` after masked loads, not
+ * three zeroing copies and the FMA), and so does an arm's operation
+ * whose result another operation reads before the arm's select.  An
+ * accumulator that is such a select (an FMA's) becomes a plain copy,
+ * which the allocator removes when its source dies there. */
+static void mask_sanitized(const RkTarget *t, RkMBlock *bl, int i, RkInstr **defs, int *reads,
+                           int *writes)
+{
+    RkMInstr *in = &bl->instrs[i];
+    const RkInstr *n = in->op ? nir_of(defs, in) : NULL;
+    if (!n || !n->sanitized || n->through < 0 || !rk_target_insn_is(t, in->op, RK_I_MASKABLE) ||
+        !plain_vreg(&in->ops[0]) || !in->ops[0].def || !alone(t, bl, i))
+        return;
+    int K = sanitizing_k(t, bl, i, defs, n->through);
+    if (K < 0)
+        return;
+    in->ops[0] = rk_mmask(in->ops[0], rk_mreg(RK_RC_MASK, true, K), true);
+    reads[K]++;
+    if (in->ops[0].use)
+        unguard_acc(t, bl, i, K, reads, writes);
+    unguard(t, bl, i, K, reads, writes);
+}
+
 void fuse_masked_selects(RkMFunc *mf, const RkTarget *t)
 {
     int *reads = read_counts(mf);
@@ -250,6 +375,10 @@ void fuse_masked_selects(RkMFunc *mf, const RkTarget *t)
                 j += added; /* the select moved down */
         }
     }
+    RkInstr **defs = nir_defs(S->nf);
+    for (int b = 0; b < mf->nblocks; b++)
+        for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
+            mask_sanitized(t, mf->blocks[b], i, defs, reads, writes);
     free(reads);
     drop_removed(mf);
 }

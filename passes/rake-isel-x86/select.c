@@ -160,6 +160,24 @@ static int minmax(RkInstr *in, bool max)
                      : iminmax(max, t->elem == RK_E_I32, in_v(in, 0), in_v(in, 1));
 }
 
+/* Whether mask operation `in` combines a run's tail mask (lanes_below)
+ * with another: the tail's k register is live through its block anyway,
+ * so k_logic lengthens no k register's life but the result's, which the
+ * stores read.  Elsewhere masks combine as vectors: k registers are
+ * seven, and a combined mask kept in one would hold it until its last
+ * use (rakes with many tines ran out). */
+static bool with_tail(const RkInstr *in)
+{
+    if (strcmp(S->nf->kind, "stack_run") && strcmp(S->nf->kind, "general_run"))
+        return false;
+    for (int k = 0; k < 2; k++) {
+        const RkInstr *d = nir_def(in->args[k]);
+        if (d && d->opc == RK_OP_MASK_LANES_BELOW)
+            return true;
+    }
+    return false;
+}
+
 static int lane_op(RkInstr *in)
 {
     switch (in->opc) {
@@ -169,10 +187,13 @@ static int lane_op(RkInstr *in)
     case RK_OP_RACK_DIV: case RK_OP_U_DIV: return arith(in, '/');
     case RK_OP_RACK_MIN: return minmax(in, false);
     case RK_OP_RACK_MAX: return minmax(in, true);
-    case RK_OP_RACK_AND: case RK_OP_MASK_AND: case RK_OP_U_AND:
-        return vlogic('&', in_v(in, 0), in_v(in, 1));
-    case RK_OP_RACK_OR: case RK_OP_MASK_OR: case RK_OP_U_OR:
-        return vlogic('|', in_v(in, 0), in_v(in, 1));
+    case RK_OP_MASK_AND: case RK_OP_MASK_OR: {
+        char op = in->opc == RK_OP_MASK_AND ? '&' : '|';
+        int k = with_tail(in) ? k_logic(op, in_v(in, 0), in_v(in, 1)) : -1;
+        return k >= 0 ? k : vlogic(op, in_v(in, 0), in_v(in, 1));
+    }
+    case RK_OP_RACK_AND: case RK_OP_U_AND: return vlogic('&', in_v(in, 0), in_v(in, 1));
+    case RK_OP_RACK_OR: case RK_OP_U_OR: return vlogic('|', in_v(in, 0), in_v(in, 1));
     case RK_OP_RACK_XOR: return vlogic('^', in_v(in, 0), in_v(in, 1));
     case RK_OP_RACK_ANDNOT: return vlogic('n', in_v(in, 0), in_v(in, 1));
     case RK_OP_MASK_NOT: case RK_OP_U_NOT: return vnot(in_v(in, 0));

@@ -219,12 +219,34 @@ int k_test(int m)
     return S->k;
 }
 
+/* AVX-512: `a and b` or `a or b` (op '&' or '|') of two vector masks
+ * whose k vregs this block wrote, as kandw or korw of those; the result
+ * is made a vector too, which the dead-code sweep removes when only
+ * masked instructions read it (through k_from_mask).  A run's tail
+ * under a tine stores under `tail & tine`: one kandw where the vectors
+ * took two vmovaps, a vpandd and a vptestmd.  -1 where a k vreg is
+ * missing (the caller combines the vectors). */
+int k_logic(char op, int a, int b)
+{
+    int ka = S->level == AVX512 ? k_in_block(a) : -1, kb = ka >= 0 ? k_in_block(b) : -1;
+    if (kb < 0)
+        return -1;
+    RkMOp kd = kdef();
+    ins(op == '&' ? "kandw" : "korw", 3, kd, rk_mo_reg(rk_mreg(RK_RC_MASK, true, ka), 0, false, true),
+        rk_mo_reg(rk_mreg(RK_RC_MASK, true, kb), 0, false, true));
+    return mask_from_k();
+}
+
 /* The k vreg vector mask m was made from or tested into in the current
  * block, or -1: a run keeps k vregs within a block. */
 int k_in_block(int m)
 {
     return fact(m)->k_block == S->mf->cur ? fact(m)->from_k : -1;
 }
+
+/* The k vreg vector mask m was last made from or tested into (in any
+ * block), or -1: a k vreg is written once, so it holds m's lanes. */
+int k_noted(int m) { return m >= 0 ? fact(m)->from_k : -1; }
 
 void k_note(int m, int k)
 {
