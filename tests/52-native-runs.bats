@@ -603,15 +603,18 @@ last_loop() {
     [ "$(grep -c '	vpcmpud	' "$d/loop.s")" -eq 2 ]
 }
 
-@test "native runs: an AVX-512 tail computes under its mask: masked loads read raw, one kandw for tail and tine, no zeroing copies" {
+@test "native runs: an AVX-512 tail computes under its mask: raw operands, folded column loads, one kandw for tail and tine, no zeroing copies" {
     local d=$BATS_TEST_TMPDIR
     "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/a.s" "$RAKE_ROOT/bench/kernels/advance.rk"
     # the tail: from the lanes_below comparison (vpcmpd $6) to the function's end
     sed -n '/vpcmpd	\$6/,$p' "$d/a.s" >"$d/tail.s"
     cat "$d/tail.s"
-    # posx and posy move, age grows, each under the tail's k, zeroing, on raw loads
-    [ "$(grep -cE '	vfmadd231ps	%zmm0, %zmm[0-9]+, %zmm[0-9]+\{%k1\}\{z\}$' "$d/tail.s")" -eq 2 ]
-    [ "$(grep -cE '	vaddps	%zmm0, %zmm[0-9]+, %zmm[0-9]+\{%k1\}\{z\}$' "$d/tail.s")" -eq 1 ]
+    # posx and posy move, age grows, each under the tail's k, zeroing, on
+    # raw operands: velx, vely and age read from memory under the mask
+    # (fault suppression), posx and posy loaded (masked) as accumulators
+    [ "$(grep -cE '	vfmadd231ps	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), %zmm0, %zmm[0-9]+\{%k1\}\{z\}$' "$d/tail.s")" -eq 2 ]
+    [ "$(grep -cE '	vaddps	\(%r[a-z0-9]+,%r[a-z0-9]+,4\), %zmm0, %zmm[0-9]+\{%k1\}\{z\}$' "$d/tail.s")" -eq 1 ]
+    [ "$(grep -cE '	vmovups	\(.*\), %zmm[0-9]+\{%k1\}\{z\}$' "$d/tail.s")" -eq 2 ]
     # no sanitizing (zeroing copies of loaded values or of dt), no vector masks
     ! grep -qE '	vmovaps	%zmm' "$d/tail.s"
     ! grep -qE '	(vpandd|vptestmd)	' "$d/tail.s"

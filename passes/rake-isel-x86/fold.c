@@ -217,8 +217,9 @@ static bool column_load(const RkTarget *t, const RkMInstr *in)
 {
     return rk_target_insn_is(t, in->op, RK_I_COPY | RK_I_FAULT) && in->nops == 2 &&
            in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
-           in->ops[0].reg.cls == RK_RC_VEC && !in->ops[0].bits && in->ops[0].mask.num < 0 &&
-           in->ops[1].kind == RK_MO_MEM && in->ops[1].mask.num < 0;
+           in->ops[0].reg.cls == RK_RC_VEC && !in->ops[0].bits &&
+           (in->ops[0].mask.num < 0 || in->ops[0].zero) && in->ops[1].kind == RK_MO_MEM &&
+           in->ops[1].mask.num < 0;
 }
 
 static bool writes_memory(const RkTarget *t, const RkMInstr *in)
@@ -230,6 +231,19 @@ static bool writes_memory(const RkTarget *t, const RkMInstr *in)
         if (in->ops[k].kind == RK_MO_MEM && in->ops[k].def)
             return true;
     return false;
+}
+
+/* A load under a mask (a tail's, zeroing the other lanes) folds only into
+ * a reader written under the same k register: an EVEX instruction with a
+ * write mask reads no memory for the lanes outside it (AVX-512's memory
+ * fault suppression), so the records past the stack's end stay
+ * untouched, and those lanes of the result are the reader's own, not
+ * computed from the load's zeros.  An unmasked load folds anywhere. */
+static bool under_same_mask(const RkMInstr *load, const RkMInstr *in)
+{
+    const RkMReg *k = &load->ops[0].mask;
+    return k->num < 0 || (in->nops > 0 && in->ops[0].kind == RK_MO_REG &&
+                          in->ops[0].mask.num == k->num && in->ops[0].mask.virt == k->virt);
 }
 
 /* The load at bl->instrs[i] into the reader of its register, when that
@@ -248,7 +262,8 @@ static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
                 continue;
             /* a copy's memory form is an aligned move (vmovaps: right for
              * the constant pool, which is aligned; a column is not) */
-            if (rk_target_insn_is(t, in->op, RK_I_COPY) || !rk_mir_foldable(t, in, &k, v))
+            if (rk_target_insn_is(t, in->op, RK_I_COPY) || !under_same_mask(load, in) ||
+                !rk_mir_foldable(t, in, &k, v))
                 return;
             in->ops[k] = load->ops[1];
             load->op = NULL;
@@ -265,7 +280,9 @@ static void fold_load(const RkTarget *t, RkMBlock *bl, int i, const int *reads)
  * operands need no alignment (columns have none), never into a copy
  * (vmovaps, even zero-masking, wants its memory aligned), and never
  * across a store, so the value read is the one the load would have
- * read. */
+ * read.  An AVX-512 tail's masked loads fold into readers written under
+ * the same mask (under_same_mask): `vfmadd231ps (%r10,%rdx,4), %zmm0,
+ * %zmm17{%k1}{z}`. */
 /* AVX-512: an instruction with an indexed memory operand keeps its first
  * source (EVEX.vvvv, operand 1 of a three-operand form) in the registers
  * the target's evex_nds allows; after fold_loads, which makes most of
