@@ -82,6 +82,9 @@ enum {
                               may be written under a merging write mask
                               (AVX-512's EVEX {k}): the lanes outside the mask
                               keep the register's value */
+    RK_I_KMASKABLE = 32768, /* a comparison into a mask register that may be
+                               written under a write mask: the bits outside
+                               it become 0 (AVX-512's vpcmpd {k}) */
 };
 
 /* How a run calls a `slow { }` block's C helper: `call.slow` in the

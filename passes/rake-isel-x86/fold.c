@@ -188,7 +188,7 @@ static bool dead(const RkTarget *t, int *reads, const RkMInstr *in)
 /* Backwards through each block, so a chain of dead instructions goes in
  * one sweep; sweeps repeat until one removes nothing (a value read only
  * by a later block's dead instruction). */
-static void prune_dead(RkMFunc *mf, const RkTarget *t)
+void prune_dead(RkMFunc *mf, const RkTarget *t)
 {
     for (bool again = true; again;) {
         again = false;

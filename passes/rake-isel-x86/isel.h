@@ -25,6 +25,7 @@
 enum { SSE2 = 1, AVX2 = 2, AVX512 = 3 };
 
 #define BLEND_K "vpblendmd" /* AVX-512's select under a k mask (seq.c) */
+#define K_AND "kandw"       /* AVX-512's and of two k masks (seq.c, k_logic) */
 
 typedef struct Sel {
     const RkProfile *profile;
@@ -93,6 +94,7 @@ int k_test(int m);                      /* vptestmd m into a new k vreg, noted *
 int k_in_block(int m);                  /* its k vreg from this block, or -1 */
 int k_logic(char op, int a, int b);     /* kandw/korw of masks with k vregs, or -1 */
 int k_noted(int m);                     /* the k vreg m was last made from or tested into */
+void note_zero_out(int v, int m);       /* v is 0 where vector mask m doesn't hold */
 void k_note(int m, int k);              /* k vreg k holds vector mask m */
 RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 
@@ -111,6 +113,7 @@ void limit_nds(RkMFunc *mf, const RkTarget *t); /* AVX-512: Capstone's EVEX.V' r
 void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes, const bool *loop);
 int *read_counts(const RkMFunc *mf); /* per vreg: its readers (calloc'd) */
 void drop_removed(RkMFunc *mf);      /* instructions whose op is NULL */
+void prune_dead(RkMFunc *mf, const RkTarget *t); /* instructions nothing reads */
 
 /* maskfuse.c: AVX-512 selects (BLEND_K, zeroing copies) into the masked
  * write of the operation computing their selected arm */

@@ -271,27 +271,15 @@ static bool alone(const RkTarget *t, const RkMBlock *bl, int i)
     return true;
 }
 
-/* The k vreg of the sanitizing selects bl->instrs[i] reads: selects
- * whose native-IR op is a benign mask.select under `through` (the
- * operation's participation mask), made under the k vreg that holds
- * `through` (not its negation: an else arm's select under `not m` is a
- * blend under m's k, its arms swapped).  -1 if there is none. */
-static int sanitizing_k(const RkTarget *t, const RkMBlock *bl, int i, RkInstr **defs,
-                        int through)
+/* The k vreg holding the participation mask `through` of
+ * bl->instrs[i], written once, earlier in this block (a run keeps k
+ * vregs within a block), or -1.  It must be the one made for `through`
+ * itself (k_noted), not a negation's: an else arm's select under `not m`
+ * is a blend under m's k with its arms swapped. */
+static int through_k(const RkMBlock *bl, int i, const int *writes, int through)
 {
-    const RkMInstr *in = &bl->instrs[i];
-    int K = -1, want = k_noted(S->vreg[through]);
-    for (int k = 0; k < in->nops; k++) {
-        Select s;
-        int d = plain_vreg(&in->ops[k]) && in->ops[k].use ? def_before(bl, i, in->ops[k].reg.num)
-                                                          : -1;
-        const RkInstr *sn = d >= 0 && select_at(t, &bl->instrs[d], &s) ? nir_of(defs, &bl->instrs[d])
-                                                                       : NULL;
-        if (sn && sn->opc == RK_OP_MASK_SELECT && sn->benign && sn->args[0] == through &&
-            s.K == want && want >= 0)
-            K = s.K;
-    }
-    return K;
+    int want = k_noted(S->vreg[through]);
+    return want >= 0 && writes[want] == 1 && def_before(bl, i, want) >= 0 ? want : -1;
 }
 
 /* Whether an instruction of bl strictly between positions a and b reads
@@ -336,10 +324,11 @@ static void unguard_acc(const RkTarget *t, RkMBlock *bl, int i, int K, int *read
 }
 
 /* An operation the lowering sanitized (every float operand a benign
- * select under its participation mask, `through`: the lanes outside are
- * inactive and their results never read) is written under that mask,
- * zeroing, and reads its operands raw: EVEX masking raises nothing in
- * the masked-off lanes.  A run's tail computes its columns this way
+ * select under its participation mask, `through`, or a value already
+ * harmless there, such as a load under that mask: the lanes outside are
+ * inactive and their results never read) is written under the k of
+ * `through`, when this block has it, zeroing, and reads its operands
+ * raw: EVEX masking raises nothing in the masked-off lanes.  A run's tail computes its columns this way
  * (`vfmadd231ps %zmm0, %zmm19, %zmm18{%k1}{z}` after masked loads, not
  * three zeroing copies and the FMA), and so does an arm's operation
  * whose result another operation reads before the arm's select.  An
@@ -353,7 +342,7 @@ static void mask_sanitized(const RkTarget *t, RkMBlock *bl, int i, RkInstr **def
     if (!n || !n->sanitized || n->through < 0 || !rk_target_insn_is(t, in->op, RK_I_MASKABLE) ||
         !plain_vreg(&in->ops[0]) || !in->ops[0].def || !alone(t, bl, i))
         return;
-    int K = sanitizing_k(t, bl, i, defs, n->through);
+    int K = through_k(bl, i, writes, n->through);
     if (K < 0)
         return;
     in->ops[0] = rk_mmask(in->ops[0], rk_mreg(RK_RC_MASK, true, K), true);
@@ -361,6 +350,44 @@ static void mask_sanitized(const RkTarget *t, RkMBlock *bl, int i, RkInstr **def
     if (in->ops[0].use)
         unguard_acc(t, bl, i, K, reads, writes);
     unguard(t, bl, i, K, reads, writes);
+}
+
+/* --- comparisons under a write mask ------------------------------------ */
+
+/* An unmasked comparison into a k register that may take a write mask
+ * (the table's RK_I_KMASKABLE: vpcmpd, vpcmpud, vptestmd; not vcmpps,
+ * whose masked form Debian's Capstone doesn't decode). */
+static bool k_compare(const RkTarget *t, const RkMInstr *in)
+{
+    return in->op && rk_target_insn_is(t, in->op, RK_I_KMASKABLE) && in->nops >= 3 &&
+           in->ops[0].kind == RK_MO_REG && in->ops[0].reg.cls == RK_RC_MASK &&
+           in->ops[0].mask.num < 0;
+}
+
+/* `kandw Kd = Ka, Kb` where Kb is a comparison of this block read only
+ * there and Ka was written before it: the comparison writes Kd under Ka
+ * instead (EVEX compares into k under a write mask clear the bits outside
+ * it, and raise nothing in those lanes), and the kandw goes.  A run's
+ * tail under a tine: `vpcmpud $0, %zmm1, %zmm0, %k2{%k1}`. */
+static void compare_under(const RkTarget *t, RkMBlock *bl, int i, int *reads,
+                          const int *writes)
+{
+    RkMInstr *in = &bl->instrs[i];
+    if (!in->op || strcmp(in->op, K_AND) || in->nops != 3)
+        return;
+    for (int side = 1; side <= 2; side++) {
+        int Kb = in->ops[side].reg.num, Ka = in->ops[3 - side].reg.num;
+        int d = writes[Kb] == 1 && reads[Kb] == 1 ? def_before(bl, i, Kb) : -1;
+        if (d < 0 || !k_compare(t, &bl->instrs[d]) || writes[Ka] != 1)
+            continue;
+        int a = def_before(bl, i, Ka);
+        if (a < 0 || a >= d)
+            continue;
+        bl->instrs[d].ops[0] = rk_mmask(in->ops[0], rk_mreg(RK_RC_MASK, true, Ka), false);
+        reads[Kb] = 0;
+        in->op = NULL;
+        return;
+    }
 }
 
 void fuse_masked_selects(RkMFunc *mf, const RkTarget *t)
@@ -379,6 +406,15 @@ void fuse_masked_selects(RkMFunc *mf, const RkTarget *t)
     for (int b = 0; b < mf->nblocks; b++)
         for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
             mask_sanitized(t, mf->blocks[b], i, defs, reads, writes);
+    free(reads);
+    drop_removed(mf);
+    /* the vector forms of masks only k registers read go first */
+    prune_dead(mf, t);
+    reads = read_counts(mf);
+    writes = rk_mir_write_counts(mf);
+    for (int b = 0; b < mf->nblocks; b++)
+        for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
+            compare_under(t, mf->blocks[b], i, reads, writes);
     free(reads);
     drop_removed(mf);
 }

@@ -736,11 +736,13 @@ static int load_masked(RkInstr *in)
         kreg(m);
         const char *op = a.scale == 4 ? "vmovups" : pmovx(a.scale, sign);
         ins(op, 2, kmasked(rk_mvd(d), true), mem(a, 0, n * a.scale * 8, false));
+        note_zero_out(d, m);
         return d;
     }
-    if (S->level == AVX2 && a.scale == 4) {
+    if (S->level == AVX2 && a.scale == 4) { /* the lanes outside m load as 0 */
         ins(float_elem(pt) ? "vmaskmovps" : "vpmaskmovd", 3, rk_mvd(d), rk_mv(m),
             mem(a, 0, n * 32, false));
+        note_zero_out(d, m);
         return d;
     }
     return guarded_load(a, mask_bits(in->args[1], m), active_lanes(in->args[1]),

@@ -58,8 +58,9 @@ typedef struct VFact {
     int k_block; /* the MIR block from_k was written in */
     int one_of;  /* 1 where vector mask one_of holds, 0 elsewhere, or -1 */
     int flipped; /* this value with bit 31 of each lane flipped, made on entry, or -1 */
+    int zero_out; /* 0 in every lane where vector mask zero_out doesn't hold, or -1 */
 } VFact;
-static const VFact NO_FACT = {false, 0, -1, -1, -1, -1, -1};
+static const VFact NO_FACT = {false, 0, -1, -1, -1, -1, -1, -1};
 static VFact *vf;
 static int nvf;
 static const RkMFunc *vf_func;
@@ -232,7 +233,7 @@ int k_logic(char op, int a, int b)
     if (kb < 0)
         return -1;
     RkMOp kd = kdef();
-    ins(op == '&' ? "kandw" : "korw", 3, kd, rk_mo_reg(rk_mreg(RK_RC_MASK, true, ka), 0, false, true),
+    ins(op == '&' ? K_AND : "korw", 3, kd, rk_mo_reg(rk_mreg(RK_RC_MASK, true, ka), 0, false, true),
         rk_mo_reg(rk_mreg(RK_RC_MASK, true, kb), 0, false, true));
     return mask_from_k();
 }
@@ -243,6 +244,10 @@ int k_in_block(int m)
 {
     return fact(m)->k_block == S->mf->cur ? fact(m)->from_k : -1;
 }
+
+/* Vreg v is 0 in every lane where vector mask m doesn't hold (a load
+ * under m: vmaskmovps, or EVEX zero-masking), so m ? v : 0 is v. */
+void note_zero_out(int v, int m) { fact(v)->zero_out = m; }
 
 /* The k vreg vector mask m was last made from or tested into (in any
  * block), or -1: a k vreg is written once, so it holds m's lanes. */
@@ -279,6 +284,8 @@ int blend(int m, int a, int b)
         b = t;
     }
     if (zero_splat(b)) {
+        if (fact(a)->zero_out == m) /* a masked load under m: already zero there */
+            return a;
         if (S->level == AVX512 && fact(m)->from_k >= 0) { /* a zero-masking move */
             int d = fresh();
             S->k = fact(m)->from_k;
