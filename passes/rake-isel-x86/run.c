@@ -745,8 +745,11 @@ static int load_masked(RkInstr *in)
         note_zero_out(d, m);
         return d;
     }
-    return guarded_load(a, mask_bits(in->args[1], m), active_lanes(in->args[1]),
-                        sure_lanes(in->args[1]), sign);
+    /* lane by lane into zeros: the lanes outside m stay 0 */
+    d = guarded_load(a, mask_bits(in->args[1], m), active_lanes(in->args[1]),
+                     sure_lanes(in->args[1]), sign);
+    note_zero_out(d, m);
+    return d;
 }
 
 static void store(RkInstr *in)
