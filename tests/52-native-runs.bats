@@ -603,12 +603,20 @@ last_loop() {
     [ "$(grep -c '	vpcmpud	' "$d/loop.s")" -eq 2 ]
 }
 
+# advance_tail PROFILE MARK: bench/kernels/advance.rk's assembly from the
+# first line matching MARK (the tail's lanes_below comparison) to the end,
+# in $BATS_TEST_TMPDIR/tail.s, and printed
+advance_tail() {
+    local d=$BATS_TEST_TMPDIR
+    "$BIN/rakec" -S --no-report --target "$1" -o "$d/a.s" "$RAKE_ROOT/bench/kernels/advance.rk"
+    sed -n "/$2/,\$p" "$d/a.s" >"$d/tail.s"
+    cat "$d/tail.s"
+}
+
 @test "native runs: an AVX-512 tail computes under its mask: raw operands, folded column loads, the tine compared under the tail's k, no zeroing copies" {
     local d=$BATS_TEST_TMPDIR
-    "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/a.s" "$RAKE_ROOT/bench/kernels/advance.rk"
-    # the tail: from the lanes_below comparison (vpcmpd $6) to the function's end
-    sed -n '/vpcmpd	\$6/,$p' "$d/a.s" >"$d/tail.s"
-    cat "$d/tail.s"
+    # the tail: from the lanes_below comparison (vpcmpd $6) to the end
+    advance_tail x86-avx512 'vpcmpd	\$6'
     # posx and posy move, age grows, each under the tail's k, zeroing, on
     # raw operands: velx, vely and age read from memory under the mask
     # (fault suppression), posx and posy loaded (masked) as accumulators
@@ -628,9 +636,7 @@ last_loop() {
 
 @test "native runs: an AVX2 tail's masked loads are zero outside the tail already: no and with the tail mask reads one" {
     local d=$BATS_TEST_TMPDIR
-    "$BIN/rakec" -S --no-report --target x86-avx2 -o "$d/a.s" "$RAKE_ROOT/bench/kernels/advance.rk"
-    sed -n '/vpcmpgtd/,$p' "$d/a.s" >"$d/tail.s"
-    cat "$d/tail.s"
+    advance_tail x86-avx2 vpcmpgtd
     [ "$(grep -c '	vmaskmovps	(' "$d/tail.s")" -eq 5 ]
     # the register each instruction writes (AT&T: the last operand); a
     # vandps reading one that vmaskmovps wrote, and nothing rewrote since,
@@ -649,9 +655,7 @@ last_loop() {
 
 @test "native runs: an SSE2 tail's lane-by-lane loads are zero outside the tail already: no andps sanitizes them" {
     local d=$BATS_TEST_TMPDIR
-    "$BIN/rakec" -S --no-report --target x86-sse2 -o "$d/a.s" "$RAKE_ROOT/bench/kernels/advance.rk"
-    sed -n '/pcmpgtd/,$p' "$d/a.s" >"$d/tail.s"
-    cat "$d/tail.s"
+    advance_tail x86-sse2 pcmpgtd
     # posx, posy and age go into their addps as loaded (11 andps before:
     # each was and-ed with the tail mask it was loaded under); what is
     # left sanitizes velx, vely and dt for the mulps (benign 1.0, an

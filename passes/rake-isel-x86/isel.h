@@ -10,7 +10,7 @@
  *   slow.c    a run's slow blocks (call.slow)
  *   hoist.c   constant loads moved out of loops
  *   fold.c    constants folded into memory operands
- *   maskfuse.c AVX-512: selects as merge-masked operations
+ *   maskfuse.c AVX-512: selects and sanitized operations as masked writes
  */
 #ifndef RAKE_ISEL_H
 #define RAKE_ISEL_H

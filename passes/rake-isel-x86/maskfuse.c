@@ -46,7 +46,14 @@
  * so a source that is such a select under the same K, read only by I,
  * is read as y; the sanitizing instruction is left to fold.c's dead-code
  * sweep.  Every lane gets the bits the selects would have given it: the
- * operation is the same instruction, and no rounding changes. */
+ * operation is the same instruction, and no rounding changes.
+ *
+ * Two more rewrites follow the same reasoning.  An operation the native
+ * IR marks `sanitized` under a participation mask whose k register its
+ * block made is written under that k, zeroing, and reads its operands
+ * raw (mask_sanitized: a run's tail computes this way).  And a kandw of
+ * a comparison read only there becomes the comparison under a write mask
+ * (compare_under: a tail's tine). */
 #include <stdlib.h>
 #include <string.h>
 
