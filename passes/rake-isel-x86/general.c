@@ -140,7 +140,6 @@ enum { DEF_NONE = -3, DEF_PARAM = -2, DEF_BLOCK_PARAM = -1 };
 
 static struct {
     int *def;            /* value id -> its defining opcode, or a DEF_ kind */
-    RkInstr **instr;     /* value id -> its defining instruction, or NULL */
     const RkType **ty;
     RkBlock **block;     /* native-IR block id -> block */
     int *other, *branch; /* value id -> its reads (count_reads, every instruction) */
@@ -215,12 +214,10 @@ static void note_defs(RkFunc *nf, int maxblock)
     size_t n = (size_t)nf->nvalues + 1;
     P.def = rk_arena_alloc(&rk_heap, sizeof *P.def * n);
     P.ty = rk_arena_alloc(&rk_heap, sizeof *P.ty * n);
-    P.instr = rk_arena_alloc(&rk_heap, sizeof *P.instr * n);
     P.block = rk_arena_alloc(&rk_heap, sizeof *P.block * (size_t)(maxblock + 1));
     for (size_t i = 0; i < n; i++) {
         P.def[i] = DEF_NONE;
         P.ty[i] = NULL;
-        P.instr[i] = NULL;
     }
     for (int i = 0; i < nf->nparams; i++) {
         P.def[nf->params[i]] = DEF_PARAM;
@@ -236,7 +233,6 @@ static void note_defs(RkFunc *nf, int maxblock)
         for (int i = 0; i < nb->ninstrs; i++)
             if (nb->instrs[i]->id >= 0) {
                 P.def[nb->instrs[i]->id] = (int)nb->instrs[i]->opc;
-                P.instr[nb->instrs[i]->id] = nb->instrs[i];
                 P.ty[nb->instrs[i]->id] = nb->instrs[i]->type;
             }
     }
@@ -290,7 +286,7 @@ static void plan_flags(RkFunc *nf)
 /* A comparison run.c keeps pending: of 64-bit integers, or planned above. */
 static bool cond_leaf(int id)
 {
-    RkInstr *in = P.instr[id];
+    RkInstr *in = S->instr[id];
     return in && is_cmp(in->opc) && in->nargs == 2 &&
            (R.flag32[id] || is_int64(P.ty[in->args[0]]));
 }
@@ -332,7 +328,7 @@ static void plan_conds(RkFunc *nf)
 {
     size_t n = (size_t)nf->nvalues + 1;
     for (size_t i = 0; i < n; i++)
-        R.cond[i] = P.instr[i] && cond_op(P.instr[i]);
+        R.cond[i] = S->instr[i] && cond_op(S->instr[i]);
     int *other = rk_arena_alloc(&rk_heap, sizeof(int) * n);
     int *branch = rk_arena_alloc(&rk_heap, sizeof(int) * n);
     while (demote_conds(nf, other, branch))
@@ -345,7 +341,7 @@ int cond_blocks(int id)
 {
     if (!R.cond[id])
         return 0;
-    RkInstr *in = P.instr[id];
+    RkInstr *in = S->instr[id];
     if (in->opc == RK_OP_U_NOT)
         return cond_blocks(in->args[0]);
     return 1 + cond_blocks(in->args[0]) + cond_blocks(in->args[1]);
@@ -365,7 +361,7 @@ void cascade(int id, int from, int then, int els, const int *mids, int *next)
         set_branch(from, f.cc, then, els);
         return;
     }
-    RkInstr *in = P.instr[id];
+    RkInstr *in = S->instr[id];
     if (in->opc == RK_OP_U_NOT) {
         cascade(in->args[0], from, els, then, mids, next);
         return;
@@ -410,7 +406,7 @@ void plan_gpr32(RkFunc *nf)
      * counted loop's index (the low half of its i64) lives in one */
     bool general = general_run();
     for (size_t i = 0; i < n; i++) {
-        bool index = P.def[i] == RK_OP_U_CVT && is_int64(P.ty[P.instr[i]->args[0]]);
+        bool index = P.def[i] == RK_OP_U_CVT && is_int64(P.ty[S->instr[i]->args[0]]);
         R.g32[i] = is_int32(P.ty[i]) &&
                    (index || (general && (P.def[i] == DEF_BLOCK_PARAM || P.def[i] == RK_OP_COPY ||
                                           (P.def[i] >= 0 && g32_mnemonic((RkOp)P.def[i])))));
@@ -422,7 +418,6 @@ void plan_gpr32(RkFunc *nf)
     plan_conds(nf);
 }
 
-RkInstr *nir_def(int id) { return P.instr[id]; }
 int nir_reads(int id) { return P.other[id] + P.branch[id]; }
 
 /* The value in a general register (a constant is moved into a fresh

@@ -35,6 +35,7 @@ typedef struct Sel {
     RkMFunc *mf;
     int *vreg;           /* native-IR value id -> virtual register */
     const RkType **type; /* native-IR value id -> type */
+    RkInstr **instr;     /* native-IR value id -> its instruction, NULL for a parameter */
     const char *origin;  /* the op being selected */
     int nir;
     RkLoc loc;           /* its source location */
@@ -100,7 +101,7 @@ RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 
 /* run.c: a stack run's blocks, after main.c's entry */
 void select_run(RkFunc *nf, RkMFunc *mf);
-RkInstr *nir_def(int id); /* general.c: a run's instruction defining a value, or NULL */
+RkInstr *nir_def(int id); /* main.c: the instruction defining a value, or NULL */
 
 /* hoist.c: constant loads leave loops for the entry block */
 bool *loop_blocks(const RkMFunc *mf);    /* per block: on a cycle of the CFG */

@@ -239,6 +239,23 @@ static void result(RkFunc *nf, RkMFunc *mf, int value, int bitmask_of)
      * needs it (lib/mir.c, rk_mir_flatten) */
 }
 
+
+/* S->instr: every value's defining instruction, for passes that look
+ * back at the native IR (general runs, maskfuse.c). */
+static void note_instrs(const RkFunc *nf)
+{
+    S->instr = rk_arena_alloc(&rk_heap, sizeof *S->instr * (size_t)(nf->nvalues + 1));
+    memset(S->instr, 0, sizeof *S->instr * (size_t)(nf->nvalues + 1));
+    for (int b = 0; b < nf->nblocks; b++)
+        for (int i = 0; i < nf->blocks[b]->ninstrs; i++) {
+            RkInstr *in = nf->blocks[b]->instrs[i];
+            if (in->id >= 0 && in->id <= nf->nvalues)
+                S->instr[in->id] = in;
+        }
+}
+
+RkInstr *nir_def(int id) { return id >= 0 && id <= S->nf->nvalues ? S->instr[id] : NULL; }
+
 /* Up to eight uniforms stay in vector registers across a run's loop
  * (spec page 00, "Native stack runs"). */
 static void check_uniforms(RkFunc *nf)
@@ -278,6 +295,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
     for (int i = 0; i < b->ninstrs; i++)
         if (b->instrs[i]->id >= 0)
             S->type[b->instrs[i]->id] = b->instrs[i]->type;
+    note_instrs(nf);
     entry(nf, mf);
     if (run) {
         mf->result = rk_mreg(RK_RC_VEC, false, -1);
@@ -334,7 +352,7 @@ int main(int argc, char **argv)
     if (strcmp(p->name, nm->target))
         rk_ir_fail_at("/target", "the document was lowered for %s, not %s", nm->target, p->name);
     rk_nir_verify_input(nm, p->fp_exceptions, p->lanes);
-    Sel sel = {p, rk_target_find(p->name), 0, NULL, NULL, NULL, NULL, NULL, -1, {0, 0}, NULL, 0, -1, NULL, NULL};
+    Sel sel = {.profile = p, .target = rk_target_find(p->name), .nir = -1, .k = -1};
     sel.level = sel.target->index + 1; /* SSE2, AVX2, AVX512 */
     S = &sel;
     RkMModule *mm = RK_NEW(RkMModule);

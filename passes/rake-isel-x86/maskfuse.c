@@ -247,25 +247,6 @@ static int fuse(RkMFunc *mf, const RkTarget *t, RkMBlock *bl, int j, int *reads,
 
 /* --- sanitized operations under their participation mask -------------- */
 
-/* The native IR's instructions by value id (NULL: a parameter, or none). */
-static RkInstr **nir_defs(const RkFunc *nf)
-{
-    RkInstr **defs = rk_arena_alloc(&rk_heap, sizeof *defs * (size_t)(nf->nvalues + 1));
-    memset(defs, 0, sizeof *defs * (size_t)(nf->nvalues + 1));
-    for (int b = 0; b < nf->nblocks; b++)
-        for (int i = 0; i < nf->blocks[b]->ninstrs; i++) {
-            RkInstr *in = nf->blocks[b]->instrs[i];
-            if (in->id >= 0 && in->id <= nf->nvalues)
-                defs[in->id] = in;
-        }
-    return defs;
-}
-
-static const RkInstr *nir_of(RkInstr **defs, const RkMInstr *in)
-{
-    return in->nir >= 0 && in->nir <= S->nf->nvalues ? defs[in->nir] : NULL;
-}
-
 /* Whether bl->instrs[i] is its native-IR operation's one instruction
  * (copies aside): a sequence's other instructions read the sanitized
  * values, and some read the lanes the mask would zero. */
@@ -335,17 +316,18 @@ static void unguard_acc(const RkTarget *t, RkMBlock *bl, int i, int K, int *read
  * harmless there, such as a load under that mask: the lanes outside are
  * inactive and their results never read) is written under the k of
  * `through`, when this block has it, zeroing, and reads its operands
- * raw: EVEX masking raises nothing in the masked-off lanes.  A run's tail computes its columns this way
- * (`vfmadd231ps %zmm0, %zmm19, %zmm18{%k1}{z}` after masked loads, not
- * three zeroing copies and the FMA), and so does an arm's operation
+ * raw: EVEX masking raises nothing in the masked-off lanes.  A run's
+ * tail computes its columns this way (`vfmadd231ps %zmm0, %zmm19,
+ * %zmm18{%k1}{z}` after masked loads, not three zeroing copies and the
+ * FMA; fold.c then reads the loads as memory operands), and so does an
+ * arm's operation
  * whose result another operation reads before the arm's select.  An
  * accumulator that is such a select (an FMA's) becomes a plain copy,
  * which the allocator removes when its source dies there. */
-static void mask_sanitized(const RkTarget *t, RkMBlock *bl, int i, RkInstr **defs, int *reads,
-                           int *writes)
+static void mask_sanitized(const RkTarget *t, RkMBlock *bl, int i, int *reads, int *writes)
 {
     RkMInstr *in = &bl->instrs[i];
-    const RkInstr *n = in->op ? nir_of(defs, in) : NULL;
+    const RkInstr *n = in->op ? nir_def(in->nir) : NULL;
     if (!n || !n->sanitized || n->through < 0 || !rk_target_insn_is(t, in->op, RK_I_MASKABLE) ||
         !plain_vreg(&in->ops[0]) || !in->ops[0].def || !alone(t, bl, i))
         return;
@@ -409,10 +391,9 @@ void fuse_masked_selects(RkMFunc *mf, const RkTarget *t)
                 j += added; /* the select moved down */
         }
     }
-    RkInstr **defs = nir_defs(S->nf);
     for (int b = 0; b < mf->nblocks; b++)
         for (int i = 0; i < mf->blocks[b]->ninstrs; i++)
-            mask_sanitized(t, mf->blocks[b], i, defs, reads, writes);
+            mask_sanitized(t, mf->blocks[b], i, reads, writes);
     free(reads);
     drop_removed(mf);
     /* the vector forms of masks only k registers read go first */

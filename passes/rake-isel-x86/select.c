@@ -160,16 +160,14 @@ static int minmax(RkInstr *in, bool max)
                      : iminmax(max, t->elem == RK_E_I32, in_v(in, 0), in_v(in, 1));
 }
 
-/* Whether mask operation `in` combines a run's tail mask (lanes_below)
- * with another: the tail's k register is live through its block anyway,
- * so k_logic lengthens no k register's life but the result's, which the
- * stores read.  Elsewhere masks combine as vectors: k registers are
- * seven, and a combined mask kept in one would hold it until its last
- * use (rakes with many tines ran out). */
+/* Whether mask operation `in` combines a run's tail mask (lanes_below,
+ * which only runs have) with another: the tail's k register is live
+ * through its block anyway, so k_logic lengthens no k register's life but
+ * the result's, which the stores read.  Elsewhere masks combine as
+ * vectors: k registers are seven, and a combined mask kept in one would
+ * hold it until its last use (rakes with many tines ran out). */
 static bool with_tail(const RkInstr *in)
 {
-    if (strcmp(S->nf->kind, "stack_run") && strcmp(S->nf->kind, "general_run"))
-        return false;
     for (int k = 0; k < 2; k++) {
         const RkInstr *d = nir_def(in->args[k]);
         if (d && d->opc == RK_OP_MASK_LANES_BELOW)
