@@ -186,6 +186,8 @@ int vlogic(char op, int a, int b)
 
 int vnot(int a)
 {
+    if (fact(a)->not_of >= 0) /* ~~m is m (an else arm of an integer <=) */
+        return fact(a)->not_of;
     int d = vlogic('^', a, konst_splat(0xffffffffu));
     fact(d)->not_of = a;
     return d;
