@@ -70,7 +70,6 @@ static void allocate(const RkMModule *m, RkMFunc *f)
         for (int i = 0; i < f->blocks[b]->ninstrs; i++) {
             const RkMInstr *in = &f->blocks[b]->instrs[i];
             budget += 4 * (rk_mir_const_load(in) || ra_column_load(in));
-            ra.calls_slow |= rk_target_insn_is(m->t, in->op, RK_I_SLOW);
         }
     for (bool first = true;; first = false) {
         ra_positions(&ra);

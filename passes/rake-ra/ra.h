@@ -55,7 +55,6 @@ typedef struct Ra {
     int *ngiven[RK_RC_COUNT], *capgiven[RK_RC_COUNT];
     uint64_t *allowed;       /* per vreg: the registers it may hold (rk_mir_vreg_allowed) */
     int *writes;             /* per vreg: the instructions writing it (rk_mir_write_counts) */
-    bool calls_slow;         /* the function calls slow blocks (their C may write anything) */
     uint64_t limited[RK_RC_COUNT]; /* registers some limited vreg of the class may need */
     int nlimited[RK_RC_COUNT];     /* limited vregs of the class */
     Fixed *fixed[RK_RC_COUNT][RK_REG_MAX];

@@ -394,11 +394,12 @@ bool ra_column_load(const RkMInstr *in)
 /* A column pointer's load is repeatable while the descriptor's register
  * holds the same value and nothing writes the pointer fields.  A run
  * writes only a descriptor's count (stack.set_count, lib/nirops.h's
- * descriptor layout); a run calling slow blocks is left alone (they are
- * C). */
+ * descriptor layout), and its slow blocks can't reach a descriptor: they
+ * can't name a stack, module state can't hold one, and no pointer points
+ * at one (rake-check); their trampolines keep every register. */
 static bool column_load(const Ra *ra, const RkMInstr *in)
 {
-    if (!ra_column_load(in) || ra->calls_slow)
+    if (!ra_column_load(in))
         return false;
     /* the descriptor: an argument (no write) or one load, never rewritten */
     return ra->writes[in->ops[1].reg.num] <= 1;
