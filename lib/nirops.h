@@ -18,7 +18,10 @@
  *   flags    RK_OPF_*: pure (no memory, no effect), fusable (may appear in
  *            a fused region), cross-lane, float-only, integer-only, effect
  *            (writes memory or state: never removed), raises (exception-
- *            capable on float operands, so sanitised under a mask)
+ *            capable on float operands, so sanitised under a mask),
+ *            zero (+0 in every rack operand of a lane gives +0 there:
+ *            rake-isel-x86 knows a rack computed from racks that are 0
+ *            outside a mask is 0 there too, and sanitises it no more)
  *   benign   the f32 bits of the benign operand that sanitises a raising
  *            operation under a mask (00-backend.md and
  *            01-tines-through-sweeps.md); 0 otherwise
@@ -81,6 +84,8 @@ enum {
     RK_OPF_INT = 16,     /* takes integer racks only */
     RK_OPF_EFFECT = 32,  /* writes memory or state */
     RK_OPF_RAISES = 64,  /* exception-capable on float operands */
+    RK_OPF_ZERO = 128,   /* a lane whose rack operands are all +0 (every bit
+                          * clear) gives +0 and raises nothing */
 };
 
 /* target architectures, one bit per RkArch */
@@ -101,6 +106,7 @@ enum {
 #define RKO_IN RK_OPF_INT
 #define RKO_EF RK_OPF_EFFECT
 #define RKO_R RK_OPF_RAISES
+#define RKO_Z RK_OPF_ZERO
 #define RKO_ONE 0x3f800000u
 #define RKO_ZERO 0u
 #define RKO_ALL RK_ON_ALL
@@ -118,57 +124,63 @@ enum {
     X(RACK_SPLAT, "rack.splat", SH_CONST, 0, 1, RKO_RACK, RKO_P | RKO_FU, 0, 0, RKO_ALL)        \
     X(MASK_CONST, "mask.const", SH_CONST, 0, 0, RKO_MASK, RKO_P | RKO_FU, 0, 0, RKO_ALL)        \
     X(MASK_SPLAT, "mask.splat", SH_SPLAT, 1, 1, RKO_MASK, RKO_P | RKO_FU, 0, 0, RKO_ALL)        \
-    X(COPY, "copy", SH_COPY, 1, 1, RK_RES_OPERAND, RKO_P | RKO_FU, 0, 0, RKO_ALL)               \
-    X(RACK_ADD, "rack.add", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R, RKO_ZERO,           \
+    X(COPY, "copy", SH_COPY, 1, 1, RK_RES_OPERAND, RKO_P | RKO_FU | RKO_Z, 0, 0, RKO_ALL)       \
+    X(RACK_ADD, "rack.add", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R | RKO_Z, RKO_ZERO,   \
       RKO_ZERO, RKO_ALL)                                                                        \
-    X(RACK_SUB, "rack.sub", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R, RKO_ZERO,           \
+    X(RACK_SUB, "rack.sub", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R | RKO_Z, RKO_ZERO,   \
       RKO_ZERO, RKO_ALL)                                                                        \
-    X(RACK_MUL, "rack.mul", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R, RKO_ONE, RKO_ONE,   \
-      RKO_ALL)                                                                                  \
+    X(RACK_MUL, "rack.mul", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R | RKO_Z, RKO_ONE,    \
+      RKO_ONE, RKO_ALL)                                                                         \
     X(RACK_DIV, "rack.div", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,            \
       RKO_ZERO, RKO_ONE, RKO_ALL)                                                               \
-    X(RACK_MIN, "rack.min", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R, RKO_ZERO,           \
+    X(RACK_MIN, "rack.min", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R | RKO_Z, RKO_ZERO,   \
       RKO_ZERO, RKO_ALL)                                                                        \
-    X(RACK_MAX, "rack.max", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R, RKO_ZERO,           \
+    X(RACK_MAX, "rack.max", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_R | RKO_Z, RKO_ZERO,   \
       RKO_ZERO, RKO_ALL)                                                                        \
-    X(RACK_AND, "rack.and", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN, 0, 0, RKO_ALL)     \
-    X(RACK_OR, "rack.or", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN, 0, 0, RKO_ALL)       \
-    X(RACK_XOR, "rack.xor", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN, 0, 0, RKO_ALL)     \
-    X(RACK_ANDNOT, "rack.andnot", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN, 0, 0,        \
+    X(RACK_AND, "rack.and", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN | RKO_Z, 0, 0,      \
       RKO_ALL)                                                                                  \
-    X(RACK_RELAXED_MIN, "rack.relaxed_min", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_FL,    \
-      0, 0, RKO_WASM)                                                                           \
-    X(RACK_RELAXED_MAX, "rack.relaxed_max", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_FL,    \
-      0, 0, RKO_WASM)                                                                           \
+    X(RACK_OR, "rack.or", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN | RKO_Z, 0, 0,        \
+      RKO_ALL)                                                                                  \
+    X(RACK_XOR, "rack.xor", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN | RKO_Z, 0, 0,      \
+      RKO_ALL)                                                                                  \
+    X(RACK_ANDNOT, "rack.andnot", SH_BIN, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN | RKO_Z, 0,   \
+      0, RKO_ALL)                                                                               \
+    X(RACK_RELAXED_MIN, "rack.relaxed_min", SH_BIN, 2, 2, RKO_RACK,                             \
+      RKO_P | RKO_FU | RKO_FL | RKO_Z, 0, 0, RKO_WASM)                                          \
+    X(RACK_RELAXED_MAX, "rack.relaxed_max", SH_BIN, 2, 2, RKO_RACK,                             \
+      RKO_P | RKO_FU | RKO_FL | RKO_Z, 0, 0, RKO_WASM)                                          \
     X(RACK_NEG, "rack.neg", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU, 0, 0, RKO_ALL)               \
-    X(RACK_ABS, "rack.abs", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU, 0, 0, RKO_ALL)               \
-    X(RACK_SQRT, "rack.sqrt", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,           \
+    X(RACK_ABS, "rack.abs", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_Z, 0, 0, RKO_ALL)       \
+    X(RACK_SQRT, "rack.sqrt", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R | RKO_Z,   \
       RKO_ONE, 0, RKO_ALL)                                                                      \
-    X(RACK_FLOOR, "rack.floor", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,         \
+    X(RACK_FLOOR, "rack.floor", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R | RKO_Z, \
       RKO_ZERO, 0, RKO_ALL)                                                                     \
-    X(RACK_CEIL, "rack.ceil", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,           \
+    X(RACK_CEIL, "rack.ceil", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R | RKO_Z,   \
       RKO_ZERO, 0, RKO_ALL)                                                                     \
-    X(RACK_TRUNC, "rack.trunc", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,         \
+    X(RACK_TRUNC, "rack.trunc", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R | RKO_Z, \
       RKO_ZERO, 0, RKO_ALL)                                                                     \
-    X(RACK_NEAREST, "rack.nearest", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,     \
-      RKO_ZERO, 0, RKO_ALL)                                                                     \
+    X(RACK_NEAREST, "rack.nearest", SH_UN, 1, 1, RKO_RACK,                                      \
+      RKO_P | RKO_FU | RKO_FL | RKO_R | RKO_Z, RKO_ZERO, 0, RKO_ALL)                            \
     X(RACK_EXP, "rack.exp", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R, RKO_ZERO,   \
       0, RKO_WASM)                                                                              \
     X(RACK_LOG, "rack.log", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R, RKO_ONE,    \
       0, RKO_WASM)                                                                              \
     X(RACK_LOG2, "rack.log2", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,           \
       RKO_ONE, 0, RKO_WASM)                                                                     \
-    X(RACK_TANH, "rack.tanh", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,           \
+    X(RACK_TANH, "rack.tanh", SH_UN, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R | RKO_Z,   \
       RKO_ZERO, 0, RKO_WASM)                                                                    \
-    X(RACK_FMA, "rack.fma", SH_TER, 3, 3, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R,            \
+    X(RACK_FMA, "rack.fma", SH_TER, 3, 3, RKO_RACK, RKO_P | RKO_FU | RKO_FL | RKO_R | RKO_Z,    \
       RKO_ZERO, RKO_ZERO, RKO_ALL)                                                              \
     X(RACK_RELAXED_MADD, "rack.relaxed_madd", SH_TER, 3, 3, RKO_RACK,                           \
-      RKO_P | RKO_FU | RKO_FL, 0, 0, RKO_WASM)                                                  \
+      RKO_P | RKO_FU | RKO_FL | RKO_Z, 0, 0, RKO_WASM)                                          \
     X(RACK_RELAXED_NMADD, "rack.relaxed_nmadd", SH_TER, 3, 3, RKO_RACK,                         \
       RKO_P | RKO_FU | RKO_FL, 0, 0, RKO_WASM)                                                  \
-    X(RACK_SHL, "rack.shl", SH_SHIFT, 1, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN, 0, 0, RKO_ALL)   \
-    X(RACK_SHR, "rack.shr", SH_SHIFT, 1, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN, 0, 0, RKO_ALL)   \
-    X(RACK_SAR, "rack.sar", SH_SHIFT, 1, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN, 0, 0, RKO_ALL)   \
+    X(RACK_SHL, "rack.shl", SH_SHIFT, 1, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN | RKO_Z, 0, 0,    \
+      RKO_ALL)                                                                                  \
+    X(RACK_SHR, "rack.shr", SH_SHIFT, 1, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN | RKO_Z, 0, 0,    \
+      RKO_ALL)                                                                                  \
+    X(RACK_SAR, "rack.sar", SH_SHIFT, 1, 2, RKO_RACK, RKO_P | RKO_FU | RKO_IN | RKO_Z, 0, 0,    \
+      RKO_ALL)                                                                                  \
     X(RACK_CMP_EQ, "rack.cmp.eq", SH_CMP, 2, 2, RKO_MASK, RKO_P | RKO_FU | RKO_R, RKO_ZERO,     \
       RKO_ZERO, RKO_ALL)                                                                        \
     X(RACK_CMP_NE, "rack.cmp.ne", SH_CMP, 2, 2, RKO_MASK, RKO_P | RKO_FU | RKO_R, RKO_ZERO,     \
@@ -185,17 +197,19 @@ enum {
     X(MASK_OR, "mask.or", SH_MBIN, 2, 2, RKO_MASK, RKO_P | RKO_FU, 0, 0, RKO_ALL)               \
     X(MASK_NOT, "mask.not", SH_MUN, 1, 1, RKO_MASK, RKO_P | RKO_FU, 0, 0, RKO_ALL)              \
     X(MASK_SELECT, "mask.select", SH_SELECT, 3, 3, RK_RES_LANES, RKO_P | RKO_FU, 0, 0, RKO_ALL) \
-    X(RACK_TO_I32, "rack.to_i32", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_R,           \
+    X(RACK_TO_I32, "rack.to_i32", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_R | RKO_Z,   \
       RKO_ZERO, 0, RKO_ALL)                                                                     \
-    X(RACK_TO_U32, "rack.to_u32", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_R,           \
+    X(RACK_TO_U32, "rack.to_u32", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_R | RKO_Z,   \
       RKO_ZERO, 0, RKO_ALL)                                                                     \
-    X(RACK_TO_F32, "rack.to_f32", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU, 0, 0, RKO_ALL)    \
-    X(RACK_BITCAST, "rack.bitcast", SH_CONVERT, 1, 1, RKO_RACK, RKO_P, 0, 0, RKO_ALL)           \
-    X(RACK_WIDEN_LOW, "rack.widen_low", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU, 0, 0,       \
+    X(RACK_TO_F32, "rack.to_f32", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_Z, 0, 0,     \
+      RKO_ALL)                                                                                  \
+    X(RACK_BITCAST, "rack.bitcast", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_Z, 0, 0, RKO_ALL)   \
+    X(RACK_WIDEN_LOW, "rack.widen_low", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_Z,     \
+      0, 0, RKO_WASM)                                                                           \
+    X(RACK_WIDEN_HIGH, "rack.widen_high", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU | RKO_Z,   \
+      0, 0, RKO_WASM)                                                                           \
+    X(RACK_NARROW, "rack.narrow", SH_CONVERT, 2, 2, RKO_RACK, RKO_P | RKO_FU | RKO_Z, 0, 0,     \
       RKO_WASM)                                                                                 \
-    X(RACK_WIDEN_HIGH, "rack.widen_high", SH_CONVERT, 1, 1, RKO_RACK, RKO_P | RKO_FU, 0, 0,     \
-      RKO_WASM)                                                                                 \
-    X(RACK_NARROW, "rack.narrow", SH_CONVERT, 2, 2, RKO_RACK, RKO_P | RKO_FU, 0, 0, RKO_WASM)   \
     X(RACK_DOT, "rack.dot", SH_CONVERT, 2, 2, RKO_RACK, RKO_P | RKO_FU, 0, 0, RKO_WASM)         \
     X(RACK_SUM, "rack.sum", SH_REDUCE, 1, 1, RKO_U, RKO_P | RKO_X, 0, 0, RKO_ALL)               \
     X(RACK_PRODUCT, "rack.product", SH_REDUCE, 1, 1, RKO_U, RKO_P | RKO_X, 0, 0, RKO_ALL)       \

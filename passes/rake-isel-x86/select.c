@@ -241,5 +241,13 @@ int select_instr(RkInstr *in)
      * only on WebAssembly); nothing falls back to scalar code */
     if (!rk_nir_op_on_arch(in->opc, RK_ARCH_X86))
         unsupported(in, NULL);
-    return lane_op(in);
+    int d = lane_op(in);
+    if ((rk_nir_op_info(in->opc)->flags & RK_OPF_ZERO) && in->nargs <= 3) {
+        int src[3], n = 0; /* its racks: a shift's count is uniform */
+        for (int k = 0; k < in->nargs; k++)
+            if (arg_t(in, k)->kind == RK_T_RACK)
+                src[n++] = in_v(in, k);
+        note_zero_through(d, src, n);
+    }
+    return d;
 }

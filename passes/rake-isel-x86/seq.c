@@ -251,6 +251,26 @@ int k_in_block(int m)
  * under m: vmaskmovps, or EVEX zero-masking), so m ? v : 0 is v. */
 void note_zero_out(int v, int m) { fact(v)->zero_out = m; }
 
+/* d, computed lane by lane by an operation that gives +0 from +0
+ * (RK_OPF_ZERO), from the n racks src: 0 where vector mask m doesn't
+ * hold if each source is (or is 0 everywhere).  A tail's arithmetic on
+ * its masked loads is 0 outside the tail's mask, and needs no sanitising
+ * select there. */
+void note_zero_through(int d, const int *src, int n)
+{
+    int m = -1;
+    for (int i = 0; i < n; i++) {
+        if (zero_splat(src[i]))
+            continue;
+        int z = fact(src[i])->zero_out;
+        if (z < 0 || (m >= 0 && z != m))
+            return;
+        m = z;
+    }
+    if (m >= 0 && !fact(d)->splat)
+        fact(d)->zero_out = m;
+}
+
 /* The k vreg vector mask m was last made from or tested into (in any
  * block), or -1: a k vreg is written once, so it holds m's lanes. */
 int k_noted(int m) { return m >= 0 ? fact(m)->from_k : -1; }
@@ -277,26 +297,17 @@ int merge_count(char op, int x, int m)
     return d;
 }
 
-int blend(int m, int a, int b)
+static int blend_lanes(int m, int a, int b)
 {
-    if (fact(m)->not_of >= 0) { /* ~m ? a : b  is  m ? b : a */
-        int t = a;
-        m = fact(m)->not_of;
-        a = b;
-        b = t;
-    }
     if (zero_splat(b)) {
-        if (fact(a)->zero_out == m) /* a masked load under m: already zero there */
-            return a;
+        int d;
         if (S->level == AVX512 && fact(m)->from_k >= 0) { /* a zero-masking move */
-            int d = fresh();
+            d = fresh();
             S->k = fact(m)->from_k;
             ins("vmovaps", 2, kmasked(rk_mvd(d), true), rk_mv(a));
-            if (fact(a)->splat && fact(a)->bits == 1)
-                fact(d)->one_of = m;
-            return d;
+        } else {
+            d = vlogic('&', m, a);
         }
-        int d = vlogic('&', m, a);
         if (fact(a)->splat && fact(a)->bits == 1)
             fact(d)->one_of = m;
         return d;
@@ -317,6 +328,27 @@ int blend(int m, int a, int b)
     }
     k_from_mask(m);
     ins(BLEND_K, 3, kmasked(rk_mvd(d), false), rk_mv(b), rk_mv(a));
+    return d;
+}
+
+int blend(int m, int a, int b)
+{
+    if (fact(m)->not_of >= 0) { /* ~m ? a : b  is  m ? b : a */
+        int t = a;
+        m = fact(m)->not_of;
+        a = b;
+        b = t;
+    }
+    /* b is 0 outside m, so the blend is too; if a is as well (a masked
+     * load under m, or computed from such), m ? a : b is a */
+    if (a == b)
+        return a;
+    bool zero_b = zero_splat(b) || fact(b)->zero_out == m;
+    if (zero_b && fact(a)->zero_out == m)
+        return a;
+    int d = blend_lanes(m, a, b);
+    if (zero_b && !fact(d)->splat)
+        fact(d)->zero_out = m;
     return d;
 }
 
