@@ -59,8 +59,11 @@ typedef struct VFact {
     int one_of;  /* 1 where vector mask one_of holds, 0 elsewhere, or -1 */
     int flipped; /* this value with bit 31 of each lane flipped, made on entry, or -1 */
     int zero_out; /* 0 in every lane where vector mask zero_out doesn't hold, or -1 */
+    /* the last blend of this value, bl_m ? v : bl_b, made in block
+     * bl_block into vreg bl_d (-1: none) */
+    int bl_m, bl_b, bl_block, bl_d;
 } VFact;
-static const VFact NO_FACT = {false, 0, -1, -1, -1, -1, -1, -1};
+static const VFact NO_FACT = {false, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 static VFact *vf;
 static int nvf;
 static const RkMFunc *vf_func;
@@ -346,9 +349,19 @@ int blend(int m, int a, int b)
     bool zero_b = zero_splat(b) || fact(b)->zero_out == m;
     if (zero_b && fact(a)->zero_out == m)
         return a;
+    /* the same blend again in the same block (a uniform sanitised for
+     * each fused region of a tail): its earlier result.  Not on AVX-512,
+     * where maskfuse.c folds each sanitising blend into the masked
+     * operation reading it, one reader each. */
+    const VFact *fa = fact(a);
+    if (S->level != AVX512 && fa->bl_d >= 0 && fa->bl_m == m && fa->bl_b == b &&
+        fa->bl_block == S->mf->cur)
+        return fa->bl_d;
     int d = blend_lanes(m, a, b);
     if (zero_b && !fact(d)->splat)
         fact(d)->zero_out = m;
+    VFact *f = fact(a);
+    f->bl_m = m, f->bl_b = b, f->bl_block = S->mf->cur, f->bl_d = d;
     return d;
 }
 
