@@ -5,8 +5,12 @@
  * selects each column against itself rotated, twice, under masks looked
  * up for the four bits.  A
  * full rack stores whole racks at the cursor, which never passes the
- * records already read; the tail stores only its selected lanes.  run.c
- * selects everything else of the run (run.h). */
+ * records already read; the tail stores only its selected lanes.  On
+ * SSE2, and for AVX2's compact columns, a tail's column that the
+ * compaction keeps as it is moves record by record, memory to memory
+ * through a general register (copy_kept), instead of being loaded lane
+ * by lane, permuted and stored lane by lane.  run.c selects everything
+ * else of the run (run.h). */
 #include <string.h>
 
 #include "arena.h"
@@ -21,6 +25,8 @@ static RkInstr *splat_def(int id)
     RkInstr *d = nir_def(id);
     return d && d->opc == RK_OP_RACK_SPLAT ? d : NULL;
 }
+
+static bool kept_as_is(const RkInstr *c);
 
 /* A constant splat's lanes narrowed to `bytes` each, packed from the
  * register's first byte: a constant (loaded before the loop, hoist.c)
@@ -164,7 +170,7 @@ static void sse2_compact(int mask_id, bool tail)
     for (int i = 0; i < nb->ninstrs; i++) {
         RkInstr *c = nb->instrs[i];
         mm->perm[i] = -1;
-        if (c->opc != RK_OP_RACK_COMPRESS_STORE || c->args[1] != mask_id)
+        if (c->opc != RK_OP_RACK_COMPRESS_STORE || c->args[1] != mask_id || kept_as_is(c))
             continue;
         int v = S->vreg[c->args[2]];
         if (v < 0)
@@ -256,6 +262,69 @@ static void close_stores(int mask_id, RkInstr *in)
     mm->skip = 2;
 }
 
+/* A tail's column the compaction keeps as it is: the value stored is the
+ * column's own load under the tail mask, at the tail's record index.
+ * Such columns are copied record by record (copy_kept): 3 + 2C
+ * instructions a record for C columns.  On SSE2 always: loaded lane by
+ * lane, permuted (eight instructions a column) and stored lane by lane,
+ * the vector way costs more and holds a register per column through the
+ * tail.  On AVX2 only compact columns that nothing else reads (its
+ * 32-bit columns take one vmaskmovps each way; a compact column the
+ * selection reads is loaded anyway, and vpermps and one vpextrw a lane
+ * store it in fewer instructions than the copy).  AVX-512 compresses
+ * them like the others. */
+static bool kept_as_is(const RkInstr *c)
+{
+    if (c->opc != RK_OP_RACK_COMPRESS_STORE || c->through < 0 || S->level == AVX512)
+        return false;
+    RkInstr *ld = nir_def(c->args[2]);
+    if (!ld || ld->opc != RK_OP_RACK_LOAD_MASKED || ld->imm || ld->args[1] != c->through)
+        return false;
+    RkInstr *from = nir_def(ld->args[0]), *to = nir_def(c->args[0]);
+    return from && to && from->opc == RK_OP_PTR_ADD && to->opc == RK_OP_PTR_ADD &&
+           from->args[0] == to->args[0] &&
+           (S->level == SSE2 || (elem_bytes(to->type) < 4 && nir_reads(ld->id) == 1));
+}
+
+/* Record k of the tail, if the selection keeps it, to the next slot at the
+ * cursor, for every column kept as it is (at the last such column's
+ * store): one test of the selection's bit
+ * per record, then a load into a general register and a store per
+ * column.  A kept record is never after the one read (the cursor is at or
+ * before the tail's index, and counts only kept records), and the
+ * columns of a compaction are disjoint, so each load reads what the
+ * tail's masked load would have.  The destination index is the cursor
+ * plus the records copied so far. */
+static void copy_kept(RkInstr *in)
+{
+    int mask_id = in->args[1], last = -1;
+    for (int i = 0; i < R.nb->ninstrs; i++)
+        if (kept_as_is(R.nb->instrs[i]) && R.nb->instrs[i]->args[1] == mask_id)
+            last = i;
+    if (instr_index(in) != last) /* at the last: every column's address is known */
+        return;
+    int bits = mask_bits(mask_id, S->vreg[mask_id]), n = active_lanes(mask_id), d = gnew();
+    ins("movq", 2, gw(d, 64), gr(addr_of(in->args[0]).index, 64));
+    for (int k = 0; k < n; k++) {
+        int here = test_bit(bits, k), lane = block("lane");
+        for (int i = 0; i < R.nb->ninstrs; i++) {
+            RkInstr *c = R.nb->instrs[i];
+            if (!kept_as_is(c) || c->args[1] != mask_id)
+                continue;
+            Addr src = addr_of(nir_def(c->args[2])->args[0]), dst = addr_of(c->args[0]);
+            int w = dst.scale * 8, t = gnew();
+            dst.index = d;
+            ins(w == 32 ? "movl" : w == 16 ? "movzwl" : "movzbl", 2, gw(t, 32), mem(src, k, w, false));
+            ins(w == 32 ? "movl" : w == 16 ? "movw" : "movb", 2, mem(dst, 0, w, true), gr(t, w));
+        }
+        if (k < n - 1)
+            ins("addq", 2, gx(d, 64), rk_mi(1));
+        int end = S->mf->cur, next = block("copied");
+        set_branch(here, "e", next, lane);
+        set_jump(end, next);
+    }
+}
+
 /* A full rack's column that a compaction keeps as it is (rack.load of
  * the column, read by nothing but the compress_store into the same
  * column) is loaded where that store needs it, after the empty-rack test:
@@ -267,6 +336,13 @@ static void close_stores(int mask_id, RkInstr *in)
  * column at its first store, so it loads them all before. */
 bool deferred_load(RkInstr *in)
 {
+    if (in->opc == RK_OP_RACK_LOAD_MASKED && nir_reads(in->id) == 1) {
+        for (int i = 0; i < R.nb->ninstrs; i++)
+            if (R.nb->instrs[i]->opc == RK_OP_RACK_COMPRESS_STORE &&
+                R.nb->instrs[i]->args[2] == in->id)
+                return kept_as_is(R.nb->instrs[i]); /* copied, never loaded */
+        return false;
+    }
     if (S->level == SSE2 || in->opc != RK_OP_RACK_LOAD || in->through >= 0 || in->imm ||
         nir_reads(in->id) != 1)
         return false;
@@ -289,6 +365,10 @@ void compress_store(RkInstr *in)
     bool skips = in->through < 0;
     if (skips && memo(mask_id)->skip == 0)
         open_stores(mask_id);
+    if (kept_as_is(in)) {
+        copy_kept(in);
+        return;
+    }
     if (S->vreg[in->args[2]] < 0) { /* a deferred load */
         RkInstr *ld = nir_def(in->args[2]);
         if (!ld || !deferred_load(ld))
