@@ -625,6 +625,35 @@ last_loop() {
     [ "$(grep -c '	vpcmpud	' "$d/loop.s")" -eq 2 ]
 }
 
+@test "native runs: AVX-512 runs an else arm under a k register too: not (a > b) of floats is one comparison, NGT_UQ" {
+    local d=$BATS_TEST_TMPDIR
+    printf 'pack P {\n  f32: x, y;\n}\n\nrun r(s: stack P, <k: f32>) -> stack P:\n  tine #big means s.y > <k>\n  s with { x: s.x / s.y } where not #big\n' >"$d/e.rk"
+    "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/e.s" "$d/e.rk"
+    last_loop "$d/e.s" >"$d/loop.s"
+    cat "$d/loop.s"
+    # two racks a trip: the complement compared into k (predicate 0x1a,
+    # true on a NaN as not(y > k) is), the division merged into the loaded
+    # column under it: no blend, no knotw (vdivps then vpblendmd before)
+    [ "$(grep -cE '	vcmpps	\$26, ' "$d/loop.s")" -eq 2 ]
+    [ "$(grep -cE '	vdivps	.*\{%k[1-7]\}$' "$d/loop.s")" -eq 2 ]
+    ! grep -qE '	(vpblendmd|knotw)	' "$d/loop.s"
+    # and it computes what the interpreter does, a NaN y included (the
+    # complement holds there: x becomes 1 / NaN)
+    printf '%s\n' 'slow main() -> i32:' '  x: [19]f32 := [1.0; 19]' \
+        '  y: [19]f32 := [0.5, 2.0, 0.125, -1.0, 3.0, 0.25, 8.0, 1.0, 4.0, 0.5, 2.0, 0.0, -1.0, 3.0, 0.25, 8.0, 1.0, 4.0, 0.5]' \
+        '  y[3] <- 0.0 / 0.0' '  s := stack P { x: x, y: y }' '  s <- r(s, <1.0>)' \
+        '  h: i32 := 0' '  for i from 0 up to 19:' '    v: i32 := 7' '    if s.x[i] = s.x[i]:' \
+        '      v <- bitcast(i32, s.x[i])' '    h <- wrap_add(wrap_mul(h, 31), v)' '  return h' >>"$d/e.rk"
+    has_avx512 || skip "$no_avx512_reason (the code above was checked)"
+    run "$BIN/rakec" --run --no-report --target x86-avx512 "$d/e.rk"
+    [ "$status" -eq 0 ]
+    local native=$output
+    run "$BIN/rakec" --interpret --target x86-avx512 "$d/e.rk"
+    [ "$status" -eq 0 ]
+    echo "native $native, interpreter $output"
+    [ "$output" = "$native" ]
+}
+
 # advance_tail PROFILE MARK: bench/kernels/advance.rk's assembly from the
 # first line matching MARK (the tail's lanes_below comparison) to the end,
 # in $BATS_TEST_TMPDIR/tail.s, and printed

@@ -68,6 +68,7 @@ int blend(int m, int a, int b);         /* m ? a : b */
 int ones_of_mask(int v);                /* v = m ? 1 : 0: m, or -1 */
 int merge_count(char op, int x, int m); /* AVX-512: x +- (m ? 1 : 0) under m's k */
 int fcmp(const char *pred, int a, int b);
+int fcmp_not(const char *pred, int a, int b); /* AVX: the complement, one vcmpps */
 int icmp(const char *pred, bool sign, int a, int b);
 void note_flipped(int v);               /* a u32 uniform's broadcast, on entry */
 int fminmax(bool max, bool canonical, int a, int b);

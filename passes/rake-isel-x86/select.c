@@ -176,6 +176,29 @@ static bool with_tail(const RkInstr *in)
     return false;
 }
 
+/* The id of the instruction select_instr selected last. */
+static int last_selected = -1;
+
+/* not (a > b) of f32 racks, right after the comparison, as one
+ * comparison with the complementary predicate (AVX2, AVX-512): on
+ * AVX-512 the else arm then has a k register of its own to run under,
+ * as the then arm has (a `where not #t`'s division merges into the
+ * loaded column under it, no blend).  The comparison itself goes if
+ * nothing else reads it (fold.c's dead-instruction sweep); right after
+ * it, its operands live no longer. */
+static int complement_compare(RkInstr *in)
+{
+    const RkInstr *d = nir_def(in->args[0]);
+    if (S->level != AVX512 || !d || d->id != last_selected || !is_f32(S->type[d->args[0]]))
+        return -1;
+    switch (d->opc) {
+    case RK_OP_RACK_CMP_EQ: case RK_OP_RACK_CMP_NE: case RK_OP_RACK_CMP_LT:
+    case RK_OP_RACK_CMP_LE: case RK_OP_RACK_CMP_GT: case RK_OP_RACK_CMP_GE: break;
+    default: return -1;
+    }
+    return fcmp_not(predicate((RkInstr *)d), S->vreg[d->args[0]], S->vreg[d->args[1]]);
+}
+
 static int lane_op(RkInstr *in)
 {
     switch (in->opc) {
@@ -194,7 +217,11 @@ static int lane_op(RkInstr *in)
     case RK_OP_RACK_OR: case RK_OP_U_OR: return vlogic('|', in_v(in, 0), in_v(in, 1));
     case RK_OP_RACK_XOR: return vlogic('^', in_v(in, 0), in_v(in, 1));
     case RK_OP_RACK_ANDNOT: return vlogic('n', in_v(in, 0), in_v(in, 1));
-    case RK_OP_MASK_NOT: case RK_OP_U_NOT: return vnot(in_v(in, 0));
+    case RK_OP_MASK_NOT: {
+        int c = complement_compare(in);
+        return c >= 0 ? c : vnot(in_v(in, 0));
+    }
+    case RK_OP_U_NOT: return vnot(in_v(in, 0));
     case RK_OP_RACK_FMA:
         if (!S->profile->fma)
             unsupported(in, "no fused multiply-add instruction");
@@ -242,6 +269,7 @@ int select_instr(RkInstr *in)
     if (!rk_nir_op_on_arch(in->opc, RK_ARCH_X86))
         unsupported(in, NULL);
     int d = lane_op(in);
+    last_selected = in->id;
     if ((rk_nir_op_info(in->opc)->flags & RK_OPF_ZERO) && in->nargs <= 3) {
         int src[3], n = 0; /* its racks: a shift's count is uniform */
         for (int k = 0; k < in->nargs; k++)

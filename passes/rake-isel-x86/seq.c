@@ -381,6 +381,17 @@ static bool not_nan_splat(int v)
     return fact(v)->splat && !((x & 0x7f800000u) == 0x7f800000u && (x & 0x007fffffu));
 }
 
+static int vcmpps(int imm, int a, int b)
+{
+    if (S->level == AVX2) {
+        int d = fresh();
+        ins("vcmpps", 4, rk_mvd(d), rk_mv(a), rk_mv(b), rk_mi(imm));
+        return d;
+    }
+    ins("vcmpps", 4, kdef(), rk_mv(a), rk_mv(b), rk_mi(imm));
+    return mask_from_k();
+}
+
 int fcmp(const char *pred, int a, int b)
 {
     static const char *names[] = {"eq", "lt", "le", "gt", "ge", "ne", "unord", "ord"};
@@ -414,13 +425,20 @@ int fcmp(const char *pred, int a, int b)
         default: return sse_cmpps(7, a, b);
         }
     }
-    if (S->level == AVX2) {
-        int d = fresh();
-        ins("vcmpps", 4, rk_mvd(d), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
-        return d;
-    }
-    ins("vcmpps", 4, kdef(), rk_mv(a), rk_mv(b), rk_mi(avx[p]));
-    return mask_from_k();
+    return vcmpps(avx[p], a, b);
+}
+
+/* The complement of fcmp(pred, a, b) in one comparison (AVX2, AVX-512):
+ * an AVX predicate with bit 2 flipped is its negation with the same
+ * signalling (GT_OQ 0x1e and NGT_UQ 0x1a: true on a NaN). */
+int fcmp_not(const char *pred, int a, int b)
+{
+    static const char *names[] = {"eq", "lt", "le", "gt", "ge", "ne", "unord", "ord"};
+    static const int avx[] = {0x00, 0x11, 0x12, 0x1e, 0x1d, 0x0c, 0x03, 0x07};
+    int p = 0;
+    while (strcmp(names[p], pred))
+        p++;
+    return vcmpps(avx[p] ^ 4, a, b);
 }
 
 /* A comparison whose operands are never NaN (sanitised, or constants):
