@@ -625,7 +625,7 @@ last_loop() {
     [ "$(grep -c '	vpcmpud	' "$d/loop.s")" -eq 2 ]
 }
 
-@test "native runs: AVX-512 runs an else arm under a k register too: not (a > b) of floats is one comparison, NGT_UQ" {
+@test "native runs: AVX-512 runs an else arm under a k register too: not (a > b) is one comparison, NGT_UQ for floats" {
     local d=$BATS_TEST_TMPDIR
     printf 'pack P {\n  f32: x, y;\n}\n\nrun r(s: stack P, <k: f32>) -> stack P:\n  tine #big means s.y > <k>\n  s with { x: s.x / s.y } where not #big\n' >"$d/e.rk"
     "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/e.s" "$d/e.rk"
@@ -637,6 +637,13 @@ last_loop() {
     [ "$(grep -cE '	vcmpps	\$26, ' "$d/loop.s")" -eq 2 ]
     [ "$(grep -cE '	vdivps	.*\{%k[1-7]\}$' "$d/loop.s")" -eq 2 ]
     ! grep -qE '	(vpblendmd|knotw)	' "$d/loop.s"
+    # an unsigned tine's complement: not (n < k) is vpcmpud NLT (5), no
+    # vector mask made from the k register to be xor-ed
+    printf 'pack Q {\n  f32: x;\n  u32: n;\n}\n\nrun q(s: stack Q, <k: u32>) -> stack Q:\n  tine #few means s.n < <k>\n  s with { x: s.x / <3.0> } where not #few\n' >"$d/i.rk"
+    "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/i.s" "$d/i.rk"
+    last_loop "$d/i.s" >"$d/iloop.s"
+    [ "$(grep -cE '	vpcmpud	\$5, ' "$d/iloop.s")" -eq 2 ]
+    ! grep -qE '	(vpxord|vmovdqa32|vmovaps)	' "$d/iloop.s"
     # and it computes what the interpreter does, a NaN y included (the
     # complement holds there: x becomes 1 / NaN)
     printf '%s\n' 'slow main() -> i32:' '  x: [19]f32 := [1.0; 19]' \

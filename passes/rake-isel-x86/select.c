@@ -179,24 +179,35 @@ static bool with_tail(const RkInstr *in)
 /* The id of the instruction select_instr selected last. */
 static int last_selected = -1;
 
-/* not (a > b) of f32 racks, right after the comparison, as one
- * comparison with the complementary predicate (AVX2, AVX-512): on
- * AVX-512 the else arm then has a k register of its own to run under,
- * as the then arm has (a `where not #t`'s division merges into the
- * loaded column under it, no blend).  The comparison itself goes if
- * nothing else reads it (fold.c's dead-instruction sweep); right after
- * it, its operands live no longer. */
+/* not (a > b) of racks, right after the comparison, as one comparison
+ * with the complementary predicate (AVX-512): the else arm then has a k
+ * register of its own to run under, as the then arm has (a `where not
+ * #t`'s division merges into the loaded column under it, no blend).  For
+ * f32 the AVX predicate with bit 2 flipped (fcmp_not: true on a NaN, as
+ * the not is); for i32 and u32 the complementary vpcmpd/vpcmpud one.
+ * The comparison itself goes if nothing else reads it (fold.c's dead-
+ * instruction sweep); right after it, its operands live no longer. */
 static int complement_compare(RkInstr *in)
 {
-    const RkInstr *d = nir_def(in->args[0]);
-    if (S->level != AVX512 || !d || d->id != last_selected || !is_f32(S->type[d->args[0]]))
+    static const char *pred[] = {"eq", "ne", "lt", "ge", "le", "gt"};
+    RkInstr *d = nir_def(in->args[0]);
+    if (S->level != AVX512 || !d || d->id != last_selected)
         return -1;
     switch (d->opc) {
     case RK_OP_RACK_CMP_EQ: case RK_OP_RACK_CMP_NE: case RK_OP_RACK_CMP_LT:
     case RK_OP_RACK_CMP_LE: case RK_OP_RACK_CMP_GT: case RK_OP_RACK_CMP_GE: break;
     default: return -1;
     }
-    return fcmp_not(predicate((RkInstr *)d), S->vreg[d->args[0]], S->vreg[d->args[1]]);
+    const RkType *t = arg_t(d, 0);
+    int a = S->vreg[d->args[0]], b = S->vreg[d->args[1]];
+    if (is_f32(t))
+        return fcmp_not(predicate(d), a, b);
+    if (t->elem != RK_E_I32 && t->elem != RK_E_U32)
+        return -1;
+    int p = 0;
+    while (strcmp(pred[p], predicate(d)))
+        p++;
+    return icmp(pred[p ^ 1], t->elem == RK_E_I32, a, b);
 }
 
 static int lane_op(RkInstr *in)
