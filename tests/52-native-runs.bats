@@ -719,14 +719,17 @@ advance_tail() {
     local d=$BATS_TEST_TMPDIR
     advance_tail x86-sse2 pcmpgtd
     # posx, posy and age go into their addps as loaded (11 andps before:
-    # each was and-ed with the tail mask it was loaded under); what is
-    # left sanitizes velx, vely and dt for the mulps (benign 1.0, an
-    # xorps/andps/xorps blend each), the products and dt for the addps,
-    # and makes the stores' mask
-    [ "$(grep -c '	andps	' "$d/tail.s")" -eq 8 ]
+    # each was and-ed with the tail mask it was loaded under), and so do
+    # velx and vely into their mulps (0 outside the tail, times dt's
+    # benign 1.0, is 0: 8 andps before), and the products into the addps
+    # (+0 outside the tail); what is left blends dt with 1.0 for each
+    # mulps (an xorps/andps/xorps blend, in two blocks), sanitizes dt for
+    # age's addps and makes the stores' mask
+    [ "$(grep -c '	andps	' "$d/tail.s")" -eq 4 ]
+    [ "$(grep -c '	xorps	' "$d/tail.s")" -eq 4 ]
 }
 
-@test "native runs: a tail's arithmetic on its masked loads is zero outside the tail too: no select sanitizes it (SSE2, AVX2)" {
+@test "native runs: a tail's arithmetic on its masked loads is zero outside the tail too: no select sanitizes it, nor blends it with 1.0 for a product or square root (SSE2, AVX2)" {
     cd "$BATS_TEST_TMPDIR"
     printf 'pack P {\n  f32: a, b, c;\n  u32: n;\n}\n\nrun r(s: stack P) -> stack P:\n  s with { n: to_u32(s.a + s.b - s.c) }\n' >t.rk
     local p
@@ -737,6 +740,15 @@ advance_tail() {
         # blended with the benign 0 (two mask.selects before)
         grep 'mask.select' t.mir || true
         [ "$(grep -c 'mask.select' t.mir)" -eq 0 ]
+    done
+    # a product with a uniform and a square root: only <k> is blended with
+    # the benign 1.0 (0 times it, and sqrt(+0), raise nothing): one
+    # mask.select where there were three
+    printf 'pack P {\n  f32: a, b;\n}\n\nrun r(s: stack P, <k: f32>) -> stack P:\n  s with { a: s.a * <k>, b: sqrt(s.b) }\n' >m.rk
+    for p in x86-sse2 x86-avx2; do
+        "$BIN/rakec" --emit-mir --no-report --target "$p" -o m.mir m.rk
+        grep 'mask.select' m.mir || true
+        [ "$(grep -c '; mask.select' m.mir)" -eq "$([ $p = x86-sse2 ] && echo 3 || echo 1)" ]
     done
 }
 

@@ -36,6 +36,8 @@ typedef struct Sel {
     int *vreg;           /* native-IR value id -> virtual register */
     const RkType **type; /* native-IR value id -> type */
     RkInstr **instr;     /* native-IR value id -> its instruction, NULL for a parameter */
+    RkInstr **reader;    /* value id -> the one instruction reading it, NULL if none or
+                            several, or if a terminator reads it */
     const char *origin;  /* the op being selected */
     int nir;
     RkLoc loc;           /* its source location */
@@ -97,6 +99,7 @@ int k_in_block(int m);                  /* its k vreg from this block, or -1 */
 int k_logic(char op, int a, int b);     /* kandw/korw of masks with k vregs, or -1 */
 int k_noted(int m);                     /* the k vreg m was last made from or tested into */
 void note_zero_out(int v, int m);       /* v is 0 where vector mask m doesn't hold */
+int zero_outside(int v);                /* the vector mask v is 0 outside, or -1 */
 void note_zero_through(int d, const int *src, int n); /* d = f(src), f(0) = 0 */
 void k_note(int m, int k);              /* k vreg k holds vector mask m */
 RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */

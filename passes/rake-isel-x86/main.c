@@ -242,16 +242,44 @@ static void result(RkFunc *nf, RkMFunc *mf, int value, int bitmask_of)
 
 /* S->instr: every value's defining instruction, for passes that look
  * back at the native IR (general runs, maskfuse.c). */
+/* A read of value id by `by` (NULL: a terminator): a second read, or a
+ * terminator's, leaves it with no single reader. */
+static void note_read(int id, RkInstr *by, int *nreads)
+{
+    if (id < 0 || id > S->nf->nvalues)
+        return;
+    nreads[id] += by ? 1 : 2;
+    S->reader[id] = nreads[id] == 1 ? by : NULL;
+}
+
+static void note_edge(const RkEdge *e, int *nreads)
+{
+    for (int k = 0; k < e->nargs; k++)
+        note_read(e->args[k], NULL, nreads);
+}
+
 static void note_instrs(const RkFunc *nf)
 {
-    S->instr = rk_arena_alloc(&rk_heap, sizeof *S->instr * (size_t)(nf->nvalues + 1));
-    memset(S->instr, 0, sizeof *S->instr * (size_t)(nf->nvalues + 1));
-    for (int b = 0; b < nf->nblocks; b++)
-        for (int i = 0; i < nf->blocks[b]->ninstrs; i++) {
-            RkInstr *in = nf->blocks[b]->instrs[i];
+    size_t n = (size_t)nf->nvalues + 1;
+    S->instr = rk_arena_alloc(&rk_heap, sizeof *S->instr * n);
+    S->reader = rk_arena_alloc(&rk_heap, sizeof *S->reader * n);
+    int *nreads = rk_arena_alloc(&rk_heap, sizeof(int) * n);
+    memset(S->instr, 0, sizeof *S->instr * n);
+    memset(S->reader, 0, sizeof *S->reader * n);
+    memset(nreads, 0, sizeof(int) * n);
+    for (int b = 0; b < nf->nblocks; b++) {
+        const RkBlock *bl = nf->blocks[b];
+        for (int i = 0; i < bl->ninstrs; i++) {
+            RkInstr *in = bl->instrs[i];
             if (in->id >= 0 && in->id <= nf->nvalues)
                 S->instr[in->id] = in;
+            for (int k = 0; k < in->nargs; k++)
+                note_read(in->args[k], in, nreads);
         }
+        note_read(bl->term.value, NULL, nreads);
+        note_edge(&bl->term.to, nreads);
+        note_edge(&bl->term.alt, nreads);
+    }
 }
 
 RkInstr *nir_def(int id) { return id >= 0 && id <= S->nf->nvalues ? S->instr[id] : NULL; }

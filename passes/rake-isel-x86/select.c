@@ -269,6 +269,72 @@ static int lane_op(RkInstr *in)
     }
 }
 
+/* The value benign select `id` sanitises, if that value is 0 outside
+ * the select's mask already (a tail's masked load, or computed from
+ * such), or -1. */
+static int zero_benign(int id)
+{
+    RkInstr *d = nir_def(id);
+    if (!d || d->opc != RK_OP_MASK_SELECT || !d->benign)
+        return -1;
+    return zero_outside(S->vreg[d->args[1]]) == S->vreg[d->args[0]] ? d->args[1] : -1;
+}
+
+/* Whether sanitised multiplication or square root `in` reads its
+ * operand k as the value its benign select sanitises: that value is 0
+ * outside the mask already, and sqrt(+0) and 0 times a finite value (the
+ * other operand's benign 1.0, a constant the lowering kept) raise
+ * nothing.  SSE2 and AVX2; AVX-512 computes such operations under the k
+ * register on raw operands anyway (maskfuse.c). */
+static bool raw_operand(const RkInstr *in, int k)
+{
+    if (S->level == AVX512 || !in->sanitized ||
+        (in->opc != RK_OP_RACK_MUL && in->opc != RK_OP_RACK_SQRT) || zero_benign(in->args[k]) < 0)
+        return false;
+    if (in->opc == RK_OP_RACK_SQRT)
+        return true;
+    const RkInstr *o = nir_def(in->args[1 - k]);
+    return o && ((o->opc == RK_OP_MASK_SELECT && o->benign) ||
+                 (o->opc == RK_OP_RACK_SPLAT && !o->nargs));
+}
+
+/* A benign select only raw_operand's reader reads: not made at all. */
+static bool unread_select(const RkInstr *in)
+{
+    const RkInstr *r = S->reader[in->id];
+    if (in->opc != RK_OP_MASK_SELECT || !in->benign || !r)
+        return false;
+    for (int k = 0; k < r->nargs; k++)
+        if (r->args[k] == in->id)
+            return raw_operand(r, k);
+    return false;
+}
+
+/* `in` with the operands raw_operand allows read raw, in tmp; whether
+ * any is.  The product is +0 outside the mask where the other operand is
+ * a benign select (its 1.0, or 0: `*zero`). */
+static bool raw_operands(RkInstr *in, RkInstr *tmp, int *args, bool *zero)
+{
+    *zero = false;
+    if (in->nargs > 2)
+        return false;
+    bool any = false;
+    *tmp = *in;
+    tmp->args = args;
+    for (int k = 0; k < in->nargs; k++) {
+        args[k] = in->args[k];
+        if (!raw_operand(in, k))
+            continue;
+        args[k] = zero_benign(in->args[k]);
+        any = true;
+        if (in->nargs == 2) {
+            const RkInstr *o = nir_def(in->args[1 - k]);
+            *zero |= o->opc == RK_OP_MASK_SELECT && o->args[0] == nir_def(in->args[k])->args[0];
+        }
+    }
+    return any;
+}
+
 int select_instr(RkInstr *in)
 {
     S->origin = in->op;
@@ -279,7 +345,14 @@ int select_instr(RkInstr *in)
      * only on WebAssembly); nothing falls back to scalar code */
     if (!rk_nir_op_on_arch(in->opc, RK_ARCH_X86))
         unsupported(in, NULL);
-    int d = lane_op(in);
+    if (unread_select(in))
+        return -1;
+    RkInstr tmp;
+    int args[2];
+    bool zero;
+    int d = raw_operands(in, &tmp, args, &zero) ? lane_op(&tmp) : lane_op(in);
+    if (zero)
+        note_zero_out(d, S->vreg[nir_def(in->args[0])->args[0]]);
     last_selected = in->id;
     if ((rk_nir_op_info(in->opc)->flags & RK_OPF_ZERO) && in->nargs <= 3) {
         int src[3], n = 0; /* its racks: a shift's count is uniform */

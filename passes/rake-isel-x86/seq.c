@@ -254,6 +254,8 @@ int k_in_block(int m)
  * under m: vmaskmovps, or EVEX zero-masking), so m ? v : 0 is v. */
 void note_zero_out(int v, int m) { fact(v)->zero_out = m; }
 
+int zero_outside(int v) { return fact(v)->zero_out; }
+
 /* d, computed lane by lane by an operation that gives +0 from +0
  * (RK_OPF_ZERO), from the n racks src: 0 where vector mask m doesn't
  * hold if each source is (or is 0 everywhere).  A tail's arithmetic on
