@@ -394,13 +394,22 @@ static int vcmpps(int imm, int a, int b)
     return mask_from_k();
 }
 
+/* The float predicates, and each one's AVX immediate (quiet: OQ, or
+ * unordered for ne). */
+static const char *FPRED[] = {"eq", "lt", "le", "gt", "ge", "ne", "unord", "ord"};
+static const int FPRED_AVX[] = {0x00, 0x11, 0x12, 0x1e, 0x1d, 0x0c, 0x03, 0x07};
+
+static int fpred(const char *pred)
+{
+    int p = 0;
+    while (strcmp(FPRED[p], pred))
+        p++;
+    return p;
+}
+
 int fcmp(const char *pred, int a, int b)
 {
-    static const char *names[] = {"eq", "lt", "le", "gt", "ge", "ne", "unord", "ord"};
-    static const int avx[] = {0x00, 0x11, 0x12, 0x1e, 0x1d, 0x0c, 0x03, 0x07};
-    int p = 0;
-    while (strcmp(names[p], pred))
-        p++;
+    int p = fpred(pred);
     if (S->level == SSE2) {
         if (p >= 1 && p <= 4) {
             /* SSE2's ordered predicates (LT_OS, LE_OS) signal on a quiet
@@ -427,21 +436,13 @@ int fcmp(const char *pred, int a, int b)
         default: return sse_cmpps(7, a, b);
         }
     }
-    return vcmpps(avx[p], a, b);
+    return vcmpps(FPRED_AVX[p], a, b);
 }
 
 /* The complement of fcmp(pred, a, b) in one comparison (AVX2, AVX-512):
  * an AVX predicate with bit 2 flipped is its negation with the same
  * signalling (GT_OQ 0x1e and NGT_UQ 0x1a: true on a NaN). */
-int fcmp_not(const char *pred, int a, int b)
-{
-    static const char *names[] = {"eq", "lt", "le", "gt", "ge", "ne", "unord", "ord"};
-    static const int avx[] = {0x00, 0x11, 0x12, 0x1e, 0x1d, 0x0c, 0x03, 0x07};
-    int p = 0;
-    while (strcmp(names[p], pred))
-        p++;
-    return vcmpps(avx[p] ^ 4, a, b);
-}
+int fcmp_not(const char *pred, int a, int b) { return vcmpps(FPRED_AVX[fpred(pred)] ^ 4, a, b); }
 
 /* A comparison whose operands are never NaN (sanitised, or constants):
  * SSE2's signalling predicates can't raise, so the direct form does. */
