@@ -38,6 +38,8 @@ typedef struct Sel {
     RkInstr **instr;     /* native-IR value id -> its instruction, NULL for a parameter */
     RkInstr **reader;    /* value id -> the one instruction reading it, NULL if none or
                             several, or if a terminator reads it */
+    int region;          /* runs: the machine block the native-IR block being selected
+                            starts in (the blocks made since are reached through it), or -1 */
     const char *origin;  /* the op being selected */
     int nir;
     RkLoc loc;           /* its source location */

@@ -324,6 +324,7 @@ static void select_func(RkFunc *nf, RkMModule *mm)
         if (b->instrs[i]->id >= 0)
             S->type[b->instrs[i]->id] = b->instrs[i]->type;
     note_instrs(nf);
+    S->region = -1;
     entry(nf, mf);
     if (run) {
         mf->result = rk_mreg(RK_RC_VEC, false, -1);

@@ -1087,6 +1087,7 @@ static void terminate(Pending p)
 static Pending select_block(RkFunc *nf, RkBlock *nb)
 {
     R.nb = nb;
+    S->region = S->mf->cur;
     for (int k = 0; k < nb->nparams; k++) {
         int id = nb->params[k];
         S->type[id] = nb->ptypes[k];

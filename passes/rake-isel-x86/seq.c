@@ -336,6 +336,56 @@ static int blend_lanes(int m, int a, int b)
     return d;
 }
 
+/* The same vreg, or broadcasts of the same constant (a run loads its
+ * constants again in each block). */
+static bool same_value(int a, int b)
+{
+    return a == b || (fact(a)->splat && fact(b)->splat && fact(a)->bits == fact(b)->bits);
+}
+
+/* Whether block `to` is reached from the region's first block on the
+ * edges made so far without passing block `skip` (-1: none). */
+static bool reaches(int to, int skip)
+{
+    const RkMFunc *f = S->mf;
+    bool *seen = rk_arena_alloc(&rk_heap, sizeof(bool) * (size_t)f->nblocks);
+    int *todo = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)f->nblocks);
+    memset(seen, 0, sizeof(bool) * (size_t)f->nblocks);
+    int n = 0;
+    todo[n++] = S->region;
+    seen[S->region] = true;
+    while (n > 0) {
+        int b = todo[--n];
+        if (b == to)
+            return true;
+        const RkMTerm *t = &f->blocks[b]->term;
+        for (int k = 0; k < rk_mir_nsuccs(t); k++) {
+            int s = rk_mir_succ(t, k);
+            if (s > S->region && s < f->nblocks && s != skip && !seen[s]) {
+                seen[s] = true;
+                todo[n++] = s;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether block a, made while selecting the current native-IR block,
+ * dominates the current block.  Within a run's native-IR block every
+ * machine block made since its first is reached through that first one,
+ * by edges among themselves; a branch still to be set (a compaction's
+ * empty-rack test) leaves its region unreached, so nothing is shared
+ * into it. */
+static bool dominates_here(int a)
+{
+    int b = S->mf->cur;
+    if (a == b)
+        return true;
+    if (S->region < 0 || a < S->region)
+        return false;
+    return reaches(b, -1) && (a == S->region || !reaches(b, a));
+}
+
 int blend(int m, int a, int b)
 {
     if (fact(m)->not_of >= 0) { /* ~m ? a : b  is  m ? b : a */
@@ -351,13 +401,14 @@ int blend(int m, int a, int b)
     bool zero_b = zero_splat(b) || fact(b)->zero_out == m;
     if (zero_b && fact(a)->zero_out == m)
         return a;
-    /* the same blend again in the same block (a uniform sanitised for
-     * each fused region of a tail): its earlier result.  Not on AVX-512,
-     * where maskfuse.c folds each sanitising blend into the masked
-     * operation reading it, one reader each. */
+    /* the same blend again in a block its first one dominates (a uniform
+     * sanitised for each fused region of a tail, SSE2's lane-by-lane
+     * loads between them): its earlier result.  Not on AVX-512, where
+     * maskfuse.c folds each sanitising blend into the masked operation
+     * reading it, one reader each. */
     const VFact *fa = fact(a);
-    if (S->level != AVX512 && fa->bl_d >= 0 && fa->bl_m == m && fa->bl_b == b &&
-        fa->bl_block == S->mf->cur)
+    if (S->level != AVX512 && fa->bl_d >= 0 && fa->bl_m == m && same_value(fa->bl_b, b) &&
+        dominates_here(fa->bl_block))
         return fa->bl_d;
     int d = blend_lanes(m, a, b);
     if (zero_b && !fact(d)->splat)
