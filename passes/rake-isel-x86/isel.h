@@ -36,6 +36,7 @@ typedef struct Sel {
     int *vreg;           /* native-IR value id -> virtual register */
     const RkType **type; /* native-IR value id -> type */
     RkInstr **instr;     /* native-IR value id -> its instruction, NULL for a parameter */
+    int *nreads;         /* value id -> how many operands, edges, returns, branches read it */
     RkInstr **reader;    /* value id -> the one instruction reading it, NULL if none or
                             several, or if a terminator reads it */
     int region;          /* runs: the machine block the native-IR block being selected
@@ -74,6 +75,7 @@ int merge_count(char op, int x, int m); /* AVX-512: x +- (m ? 1 : 0) under m's k
 int fcmp(const char *pred, int a, int b);
 int fcmp_not(const char *pred, int a, int b); /* AVX: the complement, one vcmpps */
 int icmp(const char *pred, bool sign, int a, int b);
+int icmp_not(const char *pred, bool sign, int a, int b); /* AVX-512: the complement, one vpcmpd */
 void note_flipped(int v);               /* a u32 uniform's broadcast, on entry */
 int fminmax(bool max, bool canonical, int a, int b);
 int iminmax(bool max, bool sign, int a, int b);
@@ -109,6 +111,7 @@ RkMOp kmasked(RkMOp o, bool zero);      /* o under the last mask */
 /* run.c: a stack run's blocks, after main.c's entry */
 void select_run(RkFunc *nf, RkMFunc *mf);
 RkInstr *nir_def(int id); /* main.c: the instruction defining a value, or NULL */
+int nir_reads(int id);    /* main.c: how many operands, edges, returns, branches read it */
 
 /* hoist.c: constant loads leave loops for the entry block */
 bool *loop_blocks(const RkMFunc *mf);    /* per block: on a cycle of the CFG */

@@ -239,34 +239,27 @@ static void result(RkFunc *nf, RkMFunc *mf, int value, int bitmask_of)
      * needs it (lib/mir.c, rk_mir_flatten) */
 }
 
-
-/* S->instr: every value's defining instruction, for passes that look
- * back at the native IR (general runs, maskfuse.c). */
-/* A read of value id by `by` (NULL: a terminator): a second read, or a
- * terminator's, leaves it with no single reader. */
-static void note_read(int id, RkInstr *by, int *nreads)
+/* A read of value id by instruction `by` (NULL: a terminator). */
+static void note_read(int id, RkInstr *by)
 {
     if (id < 0 || id > S->nf->nvalues)
         return;
-    nreads[id] += by ? 1 : 2;
-    S->reader[id] = nreads[id] == 1 ? by : NULL;
+    S->reader[id] = ++S->nreads[id] == 1 ? by : NULL;
 }
 
-static void note_edge(const RkEdge *e, int *nreads)
-{
-    for (int k = 0; k < e->nargs; k++)
-        note_read(e->args[k], NULL, nreads);
-}
-
+/* S->instr, S->nreads and S->reader: every value's defining instruction,
+ * how often it is read (as an operand, an edge's argument, a returned
+ * value or a branch's condition, as general.c's count_reads counts), and
+ * its one reader when that is an instruction. */
 static void note_instrs(const RkFunc *nf)
 {
     size_t n = (size_t)nf->nvalues + 1;
     S->instr = rk_arena_alloc(&rk_heap, sizeof *S->instr * n);
     S->reader = rk_arena_alloc(&rk_heap, sizeof *S->reader * n);
-    int *nreads = rk_arena_alloc(&rk_heap, sizeof(int) * n);
+    S->nreads = rk_arena_alloc(&rk_heap, sizeof(int) * n);
     memset(S->instr, 0, sizeof *S->instr * n);
     memset(S->reader, 0, sizeof *S->reader * n);
-    memset(nreads, 0, sizeof(int) * n);
+    memset(S->nreads, 0, sizeof(int) * n);
     for (int b = 0; b < nf->nblocks; b++) {
         const RkBlock *bl = nf->blocks[b];
         for (int i = 0; i < bl->ninstrs; i++) {
@@ -274,15 +267,21 @@ static void note_instrs(const RkFunc *nf)
             if (in->id >= 0 && in->id <= nf->nvalues)
                 S->instr[in->id] = in;
             for (int k = 0; k < in->nargs; k++)
-                note_read(in->args[k], in, nreads);
+                note_read(in->args[k], in);
         }
-        note_read(bl->term.value, NULL, nreads);
-        note_edge(&bl->term.to, nreads);
-        note_edge(&bl->term.alt, nreads);
+        const RkTerm *t = &bl->term;
+        for (int k = 0; k < t->to.nargs; k++)
+            note_read(t->to.args[k], NULL);
+        for (int k = 0; t->kind == RK_TERM_CBR && k < t->alt.nargs; k++)
+            note_read(t->alt.args[k], NULL);
+        if (t->kind == RK_TERM_CBR || t->kind == RK_TERM_RET)
+            note_read(t->value, NULL);
     }
 }
 
 RkInstr *nir_def(int id) { return id >= 0 && id <= S->nf->nvalues ? S->instr[id] : NULL; }
+
+int nir_reads(int id) { return S->nreads[id]; }
 
 /* Up to eight uniforms stay in vector registers across a run's loop
  * (spec page 00, "Native stack runs"). */

@@ -105,7 +105,6 @@ RkOp swapped_cmp(RkOp op);
 
 /* general.c */
 bool general_run(void);
-int nir_reads(int id);    /* how many operands, edges, returns, branches read it */
 void view_elements(RkInstr *in, int ptr, bool masked);
 int elem_load(RkInstr *in);
 int gbool_of(int id);

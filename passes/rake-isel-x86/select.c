@@ -184,12 +184,11 @@ static int last_selected = -1;
  * register of its own to run under, as the then arm has (a `where not
  * #t`'s division merges into the loaded column under it, no blend).  For
  * f32 the AVX predicate with bit 2 flipped (fcmp_not: true on a NaN, as
- * the not is); for i32 and u32 the complementary vpcmpd/vpcmpud one.
+ * the not is); for i32 and u32 vpcmpd/vpcmpud's, likewise (icmp_not).
  * The comparison itself goes if nothing else reads it (fold.c's dead-
  * instruction sweep); right after it, its operands live no longer. */
 static int complement_compare(RkInstr *in)
 {
-    static const char *pred[] = {"eq", "ne", "lt", "ge", "le", "gt"};
     RkInstr *d = nir_def(in->args[0]);
     if (S->level != AVX512 || !d || d->id != last_selected)
         return -1;
@@ -204,10 +203,7 @@ static int complement_compare(RkInstr *in)
         return fcmp_not(predicate(d), a, b);
     if (t->elem != RK_E_I32 && t->elem != RK_E_U32)
         return -1;
-    int p = 0;
-    while (strcmp(pred[p], predicate(d)))
-        p++;
-    return icmp(pred[p ^ 1], t->elem == RK_E_I32, a, b);
+    return icmp_not(predicate(d), t->elem == RK_E_I32, a, b);
 }
 
 static int lane_op(RkInstr *in)

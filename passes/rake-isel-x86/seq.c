@@ -394,10 +394,10 @@ int blend(int m, int a, int b)
         a = b;
         b = t;
     }
-    /* b is 0 outside m, so the blend is too; if a is as well (a masked
-     * load under m, or computed from such), m ? a : b is a */
     if (a == b)
         return a;
+    /* b is 0 outside m, so the blend is too; if a is as well (a masked
+     * load under m, or computed from such), m ? a : b is a */
     bool zero_b = zero_splat(b) || fact(b)->zero_out == m;
     if (zero_b && fact(a)->zero_out == m)
         return a;
@@ -531,17 +531,27 @@ void note_flipped(int v)
         fact(v)->flipped = flip_sign(v);
 }
 
+/* AVX-512's integer predicates and their vpcmpd/vpcmpud immediates; bit 2
+ * flipped is the complement (NE, NLT, NLE). */
+static const char *IPRED[] = {"eq", "lt", "le", "ne", "ge", "gt"};
+static const int IPRED_IMM[] = {0, 1, 2, 4, 5, 6};
+
+static int vpcmp(const char *pred, int flip, bool sign, int a, int b)
+{
+    int p = 0;
+    while (strcmp(IPRED[p], pred))
+        p++;
+    ins(sign ? "vpcmpd" : "vpcmpud", 4, kdef(), rk_mv(a), rk_mv(b), rk_mi(IPRED_IMM[p] ^ flip));
+    return mask_from_k();
+}
+
+/* The complement of icmp(pred, sign, a, b) in one comparison (AVX-512). */
+int icmp_not(const char *pred, bool sign, int a, int b) { return vpcmp(pred, 4, sign, a, b); }
+
 int icmp(const char *pred, bool sign, int a, int b)
 {
-    if (S->level == AVX512) {
-        static const char *names[] = {"eq", "lt", "le", "ne", "ge", "gt"};
-        static const int imm[] = {0, 1, 2, 4, 5, 6};
-        int p = 0;
-        while (strcmp(names[p], pred))
-            p++;
-        ins(sign ? "vpcmpd" : "vpcmpud", 4, kdef(), rk_mv(a), rk_mv(b), rk_mi(imm[p]));
-        return mask_from_k();
-    }
+    if (S->level == AVX512)
+        return vpcmp(pred, 0, sign, a, b);
     bool eq = !strcmp(pred, "eq") || !strcmp(pred, "ne");
     if (!sign && !eq) { /* unsigned order: flip bit 31 of copies, compare signed */
         a = flip_sign(a);
