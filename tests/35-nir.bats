@@ -531,6 +531,15 @@ fma_operands() {
     grep -q 'u.cmp\|u.cvt\|u.select\|u.not\|u.or\|u.and\|u.sub' "$REWRITE/fold.opt.txt" && fail_file "$REWRITE/fold.opt.txt" "an operation on constants is left"
     grep -q '%17 : i64 = const i64:0x0000000000000001$' "$REWRITE/fold.opt.txt" && grep -q 'u.add %0, %17$' "$REWRITE/fold.opt.txt" ||
         fail_file "$REWRITE/fold.opt.txt" "0 - (-1) isn't 1, or the add of the parameter went"
+    # ints: b0's false edge decides b2's and b3's branches (b4 stays:
+    # b7, which both edges of b6 reach, knows nothing); join's second
+    # comparison stays; floats' a < b false leaves a >= b open (NaN)
+    sed -n '/^func @ints/,/^}/p' "$REWRITE/branch-facts.opt.txt" | grep -q '^b5' && fail_file "$REWRITE/branch-facts.opt.txt" "ints' unreached b5 is left"
+    grep -A1 '^b2:$' "$REWRITE/branch-facts.opt.txt" | grep -q '^  br b3$' &&
+        grep -q '^  cbr %14, b8, b4$' "$REWRITE/branch-facts.opt.txt" &&
+        [ "$(grep -c 'u.cmp.lt %0, %1$' "$REWRITE/branch-facts.opt.txt")" -eq 3 ] &&
+        grep -q 'u.cmp.ge %0, %1$' "$REWRITE/branch-facts.opt.txt" ||
+        fail_file "$REWRITE/branch-facts.opt.txt" "a branch is decided wrongly, or one that should be isn't"
     # ints stores its splat of 7 for k (%14; in the tail %31), floats its own x (%13)
     grep -q '^  rack.compress_store %18, %15, %14$' "$REWRITE/kept-splat.opt.txt" &&
         grep -q '^  rack.compress_store %36, %33, %31 {through=%28}$' "$REWRITE/kept-splat.opt.txt" &&

@@ -334,7 +334,8 @@
   const CHANGE = {
     contraction: "multiply-add contraction", substitution: "copies and equal constants merged",
     cse: "common subexpressions", conversion: "signed conversion", renamed: "operands renamed",
-    dce: "dead code removed", rewritten: "rewritten", added: "added",
+    dce: "dead code removed", folded: "folded to constants", unreached: "unreached blocks removed",
+    rewritten: "rewritten", added: "added",
   };
   function changes(f) {
     const c = Object.entries(f.changes || {});

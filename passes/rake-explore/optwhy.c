@@ -20,14 +20,17 @@
  *   proven        a comparison under a mask reads an operand raw instead
  *                 of its benign select, which is gone (lib/nirproof.h: the
  *                 lanes outside the mask hold normal numbers)
+ *   folded        became a constant: its operands are constants, or
+ *                 the branches that dominate it decide it (branch facts)
+ *   unreached     gone with its block, which no path reaches any more
+ *                 (a branch before it became a jump)
  *   renamed       kept, reading other values than before (what the
  *                 removals above left it, or a collapsed nested select)
  *   dce           gone, and none of the above: nothing used it
  * Instructions without a value (stores) are effects, which rake-opt never
  * removes or adds: one that differs reads renamed values (ex_opt_renamed).
  * The counts are of rewrites, not of the instructions they touch: one
- * contraction per add that became an fma.  rake-opt does no other
- * constant folding than merging equal constants. */
+ * contraction per add that became an fma. */
 #include <string.h>
 
 #include "arena.h"
@@ -134,11 +137,24 @@ static void set(const char **slot, const char *cat, const char *words, OptWhy *w
     json_object_set_new(w->counts, cat, json_integer(c ? json_integer_value(c) + 1 : 1));
 }
 
+static bool block_kept(const RkFunc *f, int id)
+{
+    for (int i = 0; i < f->nblocks; i++)
+        if (f->blocks[i]->id == id)
+            return true;
+    return false;
+}
+
 static void removed(const Fns *s, const RkInstr *x)
 {
     const char **slot = &s->w->before[x->id];
     const RkInstr *t, *y;
-    if (x->opc == RK_OP_COPY && x->nargs == 1)
+    if (!block_kept(s->a, s->bblock[x->id]->id))
+        set(slot, "unreached",
+            rk_arena_printf(&rk_heap, "b%d is no longer reached: a branch before it is decided",
+                            s->bblock[x->id]->id),
+            s->w, true);
+    else if (x->opc == RK_OP_COPY && x->nargs == 1)
         set(slot, "substitution", rk_arena_printf(&rk_heap, "a copy; its uses read %%%d", x->args[0]), s->w, true);
     else if ((y = fma_of(s, x)))
         set(slot, "contraction", rk_arena_printf(&rk_heap, "folded into %%%d's rack.fma", y->id), s->w, false);
@@ -163,6 +179,10 @@ static void rewritten(const Fns *s, const RkInstr *x, const RkInstr *xa)
             rk_arena_printf(&rk_heap, "reads %%%d raw: the lanes outside its mask hold normal "
                                       "numbers (an earlier comparison took them)",
                             xa->args[k]),
+            s->w, true);
+    else if (rk_nir_is_constant(xa) && !rk_nir_is_constant(x))
+        set(slot, "folded",
+            "became a constant: its operands are constants, or the branches before it decide it",
             s->w, true);
     else if (x->opc == xa->opc)
         set(slot, "renamed", "reads other values after the removals", s->w, true);

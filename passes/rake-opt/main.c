@@ -38,7 +38,11 @@
  *      lib/lanewise as the evaluators compute it; u.and and u.or with a
  *      constant Boolean operand become the other operand or the constant;
  *      u.select on a constant is the arm it picks.  The bounds checks of
- *      a general run's constant indices (`out[<0>]`: 0 >= 0) go. */
+ *      a general run's constant indices (`out[<0>]`: 0 >= 0) go;
+ *  10. branch facts (facts.c), in the fixed point of 3, 4 and 9: a
+ *      Boolean instruction that the branches dominating it decide becomes
+ *      a constant, a cbr they decide (or on a constant) a br, and the
+ *      blocks no longer reached go. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,13 +53,8 @@
 #include "nir.h"
 #include "nirops.h"
 #include "nirproof.h"
+#include "opt.h"
 #include "profile.h"
-
-typedef struct Fn {
-    RkFunc *f;
-    RkInstr **def; /* by value id */
-    int *uses;
-} Fn;
 
 static void index_defs(Fn *x)
 {
@@ -94,7 +93,7 @@ static void reindex(Fn *x)
 }
 
 /* Replace every use of `from` by `to`. */
-static void replace_uses(RkFunc *f, int from, int to)
+void opt_replace_uses(RkFunc *f, int from, int to)
 {
     for (int i = 0; i < f->nblocks; i++) {
         RkBlock *b = f->blocks[i];
@@ -129,7 +128,7 @@ static bool substitute(Fn *x)
             if (in->opc == RK_OP_COPY && in->nargs == 1 && in->id >= 0 &&
                 x->uses[in->id]) {
                 /* reindexed by the caller, so each copy changes things once */
-                replace_uses(f, in->id, in->args[0]);
+                opt_replace_uses(f, in->id, in->args[0]);
                 x->uses[in->id] = 0;
                 changed = true;
             }
@@ -139,7 +138,7 @@ static bool substitute(Fn *x)
                 RkInstr *o = b->instrs[k];
                 if (rk_nir_is_constant(o) && o->opc == in->opc && o->bits == in->bits &&
                     rk_ty_equal(o->type, in->type) && x->uses[in->id]) {
-                    replace_uses(f, in->id, o->id);
+                    opt_replace_uses(f, in->id, o->id);
                     changed = true;
                     break;
                 }
@@ -248,7 +247,7 @@ static bool cse(Fn *x)
             for (int k = 0; k < j; k++) {
                 RkInstr *o = b->instrs[k];
                 if (o->id >= 0 && rk_nir_instr_same(o, in)) {
-                    replace_uses(f, in->id, o->id);
+                    opt_replace_uses(f, in->id, o->id);
                     x->uses[in->id] = 0;
                     changed = true;
                     break;
@@ -426,7 +425,7 @@ static bool proven_operands(Fn *x, RkInstr *in)
 }
 
 /* 9. folding */
-static RkInstr *const_def(Fn *x, int id)
+RkInstr *opt_const_def(Fn *x, int id)
 {
     RkInstr *d = id >= 0 && id < x->f->nvalues ? x->def[id] : NULL;
     return d && d->opc == RK_OP_CONST && d->nargs == 0 && d->type && d->type->kind == RK_T_SCALAR
@@ -442,8 +441,8 @@ static bool foldable_type(const RkType *t)
  * form (lib/lanewise.h); false if it isn't one this pass computes. */
 static bool evaluate(Fn *x, RkInstr *in, uint64_t *r)
 {
-    RkInstr *a = in->nargs > 0 ? const_def(x, in->args[0]) : NULL;
-    RkInstr *b = in->nargs > 1 ? const_def(x, in->args[1]) : NULL;
+    RkInstr *a = in->nargs > 0 ? opt_const_def(x, in->args[0]) : NULL;
+    RkInstr *b = in->nargs > 1 ? opt_const_def(x, in->args[1]) : NULL;
     if (!a || (in->nargs > 1 && !b) || !foldable_type(a->type) || !foldable_type(in->type))
         return false;
     RkElem t = in->type->elem, ea = a->type->elem;
@@ -466,7 +465,7 @@ static bool evaluate(Fn *x, RkInstr *in, uint64_t *r)
     }
 }
 
-static void make_constant(RkInstr *in, uint64_t canonical)
+void opt_make_constant(RkInstr *in, uint64_t canonical)
 {
     int bits = rk_elem_bits(in->type->elem);
     in->opc = RK_OP_CONST;
@@ -483,13 +482,13 @@ static int reduces_to(Fn *x, RkInstr *in, bool *constant, uint64_t *r)
 {
     *constant = false;
     if (in->opc == RK_OP_U_SELECT) {
-        RkInstr *c = const_def(x, in->args[0]);
+        RkInstr *c = opt_const_def(x, in->args[0]);
         return c ? in->args[(c->bits & 1) ? 1 : 2] : -1;
     }
     if ((in->opc != RK_OP_U_AND && in->opc != RK_OP_U_OR) || in->type->elem != RK_E_BOOL)
         return -1;
     for (int k = 0; k < 2; k++) {
-        RkInstr *c = const_def(x, in->args[k]);
+        RkInstr *c = opt_const_def(x, in->args[k]);
         if (!c)
             continue;
         bool one = c->bits & 1;
@@ -509,17 +508,17 @@ static bool fold(Fn *x, RkInstr *in)
     if (in->id < 0 || !x->uses[in->id] || !in->type || in->type->kind != RK_T_SCALAR)
         return false;
     if (evaluate(x, in, &r)) {
-        make_constant(in, r);
+        opt_make_constant(in, r);
         return true;
     }
     int to = reduces_to(x, in, &constant, &r);
     if (to >= 0) {
-        replace_uses(x->f, in->id, to);
+        opt_replace_uses(x->f, in->id, to);
         x->uses[in->id] = 0;
         return true;
     }
     if (constant)
-        make_constant(in, r);
+        opt_make_constant(in, r);
     return constant;
 }
 
@@ -557,6 +556,10 @@ static void optimise(RkFunc *f, const RkProfile *p)
             changed = true;
         }
         while (collapse(&x)) {
+            reindex(&x);
+            changed = true;
+        }
+        if (opt_branch_facts(&x)) {
             reindex(&x);
             changed = true;
         }

@@ -1,0 +1,406 @@
+/* facts.c: branch facts.
+ *
+ * A `cbr %c, T, F` tells every block T dominates, when T is reached by
+ * that edge alone, that %c is true there (F: false).  A fact spreads
+ * through the Boolean operations that make %c: `u.and` true makes both
+ * operands true, `u.or` false makes both false, `u.not` flips.  A
+ * comparison fact says which outcomes of comparing its two operands
+ * remain (less, equal, greater, and for f32 unordered), so `a <= b`
+ * false decides `b < a` true and `a == b` false, in either operand
+ * order.  The outcomes each predicate accepts are read off lib/lanewise
+ * (rk_lane_compare on sample lanes), the evaluators' own definition.
+ *
+ * Where the facts of a block decide one of its Boolean instructions
+ * (u.cmp.*, and Boolean u.and, u.or, u.not), it becomes that constant;
+ * where they decide a `cbr`, the branch becomes a `br` to the edge it
+ * takes (a branch on a constant too); blocks no path from the entry
+ * reaches any more go.  A general run's loop guard is the case: the
+ * checks before a versioned loop are `b <= a or every-check-passes`, and
+ * the checked copy, reached when that is false, tested `a < b` again.
+ *
+ * Soundness rests on SSA: a fact is about one value, and a block T
+ * dominates is only reached through the edge that decided it, after the
+ * value's last definition (the classic dominator argument; a loop can't
+ * carry a stale fact round its back edge, since the loop head isn't
+ * dominated by a block inside the loop).  A contradiction (no outcome
+ * left: code no execution reaches) decides nothing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanewise.h"
+#include "nirops.h"
+#include "opt.h"
+#include "types.h"
+
+typedef struct Fact {
+    int value;
+    bool truth;
+} Fact;
+
+typedef struct Facts {
+    Fn *x;
+    RkFunc *f;
+    int *at;        /* by block id: its position in f->blocks, -1 none */
+    int nat;
+    int *rpo, nrpo; /* reachable positions in reverse postorder */
+    int *order;     /* per position: its number in rpo, -1 unreachable */
+    int *idom;      /* per position: its immediate dominator's position */
+    int *npred;     /* per position: edges into it */
+    int *pred;      /* per position: a predecessor (the one when npred 1) */
+    Fact **own;     /* per position: the facts its entry edge adds */
+    int *nown, *capown;
+    RkElem *elem;   /* per value: its element type (block parameters too) */
+} Facts;
+
+enum { LT = 1, EQ = 2, GT = 4, UN = 8 };
+
+static int pos_of(const Facts *F, int id)
+{
+    return id >= 0 && id < F->nat ? F->at[id] : -1;
+}
+
+static int successors(const RkBlock *b, int s[2])
+{
+    if (b->term.kind == RK_TERM_BR) {
+        s[0] = b->term.to.block;
+        return 1;
+    }
+    if (b->term.kind == RK_TERM_CBR) {
+        s[0] = b->term.to.block;
+        s[1] = b->term.alt.block;
+        return 2;
+    }
+    return 0;
+}
+
+static void index_blocks(Facts *F)
+{
+    RkFunc *f = F->f;
+    F->nat = 0;
+    for (int i = 0; i < f->nblocks; i++)
+        if (f->blocks[i]->id + 1 > F->nat)
+            F->nat = f->blocks[i]->id + 1;
+    F->at = malloc(sizeof(int) * (size_t)(F->nat + 1));
+    for (int i = 0; i < F->nat; i++)
+        F->at[i] = -1;
+    for (int i = 0; i < f->nblocks; i++)
+        if (f->blocks[i]->id >= 0)
+            F->at[f->blocks[i]->id] = i;
+}
+
+/* Reverse postorder of the blocks the entry reaches (an explicit stack:
+ * a run with thousands of checked accesses has thousands of blocks). */
+static void number_blocks(Facts *F)
+{
+    int nb = F->f->nblocks, *stack = malloc(sizeof(int) * (size_t)(nb + 1));
+    int *next = calloc((size_t)nb + 1, sizeof(int)), *post = malloc(sizeof(int) * (size_t)(nb + 1));
+    char *seen = calloc((size_t)nb + 1, 1);
+    int sp = 0, np = 0;
+    stack[sp++] = 0;
+    seen[0] = 1;
+    while (sp) {
+        int b = stack[sp - 1], s[2], n = successors(F->f->blocks[b], s);
+        if (next[b] < n) {
+            int t = pos_of(F, s[next[b]++]);
+            if (t >= 0 && !seen[t]) {
+                seen[t] = 1;
+                stack[sp++] = t;
+            }
+            continue;
+        }
+        post[np++] = b;
+        sp--;
+    }
+    F->nrpo = np;
+    for (int i = 0; i < nb; i++)
+        F->order[i] = -1;
+    for (int i = 0; i < np; i++) {
+        F->rpo[i] = post[np - 1 - i];
+        F->order[F->rpo[i]] = i;
+    }
+    free(stack);
+    free(next);
+    free(post);
+    free(seen);
+}
+
+static int intersect(const Facts *F, int a, int b)
+{
+    while (a != b) {
+        while (F->order[a] > F->order[b])
+            a = F->idom[a];
+        while (F->order[b] > F->order[a])
+            b = F->idom[b];
+    }
+    return a;
+}
+
+/* Immediate dominators (Cooper, Harvey and Kennedy's iteration over
+ * reverse postorder) and each block's count of incoming edges. */
+static void dominators(Facts *F)
+{
+    int nb = F->f->nblocks, *first = calloc((size_t)nb + 2, sizeof(int));
+    for (int i = 0; i < nb; i++)
+        F->npred[i] = 0, F->idom[i] = -1;
+    for (int i = 0; i < F->nrpo; i++) {
+        int s[2], n = successors(F->f->blocks[F->rpo[i]], s);
+        for (int k = 0; k < n; k++) {
+            int t = pos_of(F, s[k]);
+            if (t >= 0) {
+                F->npred[t]++;
+                F->pred[t] = F->rpo[i];
+            }
+        }
+    }
+    /* predecessor lists, in one array */
+    for (int i = 0; i < nb; i++)
+        first[i + 1] = first[i] + F->npred[i];
+    int *fill = calloc((size_t)nb + 1, sizeof(int)), *preds = malloc(sizeof(int) * (size_t)(first[nb] + 1));
+    for (int i = 0; i < F->nrpo; i++) {
+        int s[2], n = successors(F->f->blocks[F->rpo[i]], s);
+        for (int k = 0; k < n; k++) {
+            int t = pos_of(F, s[k]);
+            if (t >= 0)
+                preds[first[t] + fill[t]++] = F->rpo[i];
+        }
+    }
+    F->idom[0] = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 1; i < F->nrpo; i++) {
+            int b = F->rpo[i], d = -1;
+            for (int k = first[b]; k < first[b + 1]; k++) {
+                int p = preds[k];
+                if (F->idom[p] >= 0)
+                    d = d < 0 ? p : intersect(F, p, d);
+            }
+            if (d != F->idom[b]) {
+                F->idom[b] = d;
+                changed = true;
+            }
+        }
+    }
+    free(first);
+    free(fill);
+    free(preds);
+}
+
+static RkInstr *def_of(const Facts *F, int id)
+{
+    return id >= 0 && id < F->f->nvalues ? F->x->def[id] : NULL;
+}
+
+static bool boolean(const RkInstr *d)
+{
+    return d && d->type && d->type->kind == RK_T_SCALAR && d->type->elem == RK_E_BOOL;
+}
+
+static void add_fact(Facts *F, int b, int value, bool truth)
+{
+    if (F->nown[b] == F->capown[b]) {
+        F->capown[b] = F->capown[b] ? 2 * F->capown[b] : 4;
+        F->own[b] = realloc(F->own[b], sizeof(Fact) * (size_t)F->capown[b]);
+    }
+    F->own[b][F->nown[b]++] = (Fact){value, truth};
+}
+
+/* The fact the edge into b gives, when it is b's only edge from a cbr,
+ * and what follows from it through u.and, u.or and u.not. */
+static void edge_facts(Facts *F, int b)
+{
+    if (b == 0 || F->npred[b] != 1)
+        return;
+    const RkTerm *t = &F->f->blocks[F->pred[b]]->term;
+    if (t->kind != RK_TERM_CBR || t->to.block == t->alt.block)
+        return;
+    add_fact(F, b, t->value, t->to.block == F->f->blocks[b]->id);
+    for (int i = 0; i < F->nown[b]; i++) {
+        Fact c = F->own[b][i];
+        RkInstr *d = def_of(F, c.value);
+        if (!boolean(d))
+            continue;
+        if (d->opc == RK_OP_U_NOT && d->nargs == 1)
+            add_fact(F, b, d->args[0], !c.truth);
+        else if (d->nargs == 2 && ((d->opc == RK_OP_U_AND && c.truth) ||
+                                   (d->opc == RK_OP_U_OR && !c.truth)))
+            for (int k = 0; k < 2; k++)
+                add_fact(F, b, d->args[k], c.truth);
+    }
+}
+
+/* The outcomes (LT, EQ, GT, UN) for which comparison `opc` of (a, b)
+ * holds; swapped: of (b, a).  Sample lanes stand for each outcome. */
+static int accepts(RkOp opc, bool swapped)
+{
+    const char *pred = strrchr(rk_nir_op_info(opc)->name, '.') + 1;
+    static const struct { int outcome; RkElem e; uint64_t a, b; } sample[] = {
+        {LT, RK_E_I32, 0, 1}, {EQ, RK_E_I32, 0, 0}, {GT, RK_E_I32, 1, 0}, {UN, RK_E_F32, 0x7fc00000u, 0},
+    };
+    int set = 0;
+    for (size_t i = 0; i < sizeof sample / sizeof *sample; i++) {
+        uint64_t a = swapped ? sample[i].b : sample[i].a, b = swapped ? sample[i].a : sample[i].b;
+        if (rk_lane_compare(pred, sample[i].e, a, b))
+            set |= sample[i].outcome;
+    }
+    return set;
+}
+
+static bool comparison(const RkInstr *d)
+{
+    return d && d->nargs == 2 && rk_nir_op_info(d->opc) && rk_nir_op_info(d->opc)->shape == SH_UCMP;
+}
+
+static bool known(Facts *F, int b, int v, bool *truth, int depth);
+
+/* A comparison decided by the comparison facts on its operands. */
+static bool compare_known(Facts *F, int b, const RkInstr *d, bool *truth)
+{
+    int x = d->args[0], y = d->args[1];
+    RkElem e = x >= 0 && x < F->f->nvalues ? F->elem[x] : RK_E_F32;
+    int left = e == RK_E_F32 ? LT | EQ | GT | UN : LT | EQ | GT;
+    for (int p = b;; p = F->idom[p]) {
+        for (int i = 0; i < F->nown[p]; i++) {
+            const RkInstr *c = def_of(F, F->own[p][i].value);
+            if (!comparison(c) || !((c->args[0] == x && c->args[1] == y) ||
+                                    (c->args[0] == y && c->args[1] == x)))
+                continue;
+            int set = accepts(c->opc, c->args[0] != x);
+            left &= F->own[p][i].truth ? set : ~set;
+        }
+        if (p == 0)
+            break;
+    }
+    int q = accepts(d->opc, false);
+    if (!left)
+        return false; /* unreachable: decide nothing */
+    if (!(left & ~q))
+        return *truth = true, true;
+    if (!(left & q))
+        return *truth = false, true;
+    return false;
+}
+
+static bool known(Facts *F, int b, int v, bool *truth, int depth)
+{
+    RkInstr *c = opt_const_def(F->x, v);
+    if (c && c->type->elem == RK_E_BOOL)
+        return *truth = c->bits & 1, true;
+    for (int p = b;; p = F->idom[p]) {
+        for (int i = 0; i < F->nown[p]; i++)
+            if (F->own[p][i].value == v)
+                return *truth = F->own[p][i].truth, true;
+        if (p == 0)
+            break;
+    }
+    RkInstr *d = def_of(F, v);
+    if (!boolean(d) || depth > 8)
+        return false;
+    if (comparison(d))
+        return compare_known(F, b, d, truth);
+    bool l, r;
+    if (d->opc == RK_OP_U_NOT && d->nargs == 1 && known(F, b, d->args[0], &l, depth + 1))
+        return *truth = !l, true;
+    if ((d->opc != RK_OP_U_AND && d->opc != RK_OP_U_OR) || d->nargs != 2)
+        return false;
+    bool and = d->opc == RK_OP_U_AND, kl = known(F, b, d->args[0], &l, depth + 1),
+         kr = known(F, b, d->args[1], &r, depth + 1);
+    if ((kl && l != and) || (kr && r != and))
+        return *truth = !and, true; /* false and _, true or _ */
+    if (kl && kr)
+        return *truth = and, true;
+    return false;
+}
+
+static void element_types(Facts *F)
+{
+    RkFunc *f = F->f;
+    F->elem = calloc((size_t)f->nvalues + 1, sizeof(RkElem));
+    for (int i = 0; i < f->nvalues; i++)
+        F->elem[i] = RK_E_F32; /* unknown: the widest set of outcomes */
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i] >= 0 && f->params[i] < f->nvalues && f->ptypes[i])
+            F->elem[f->params[i]] = f->ptypes[i]->elem;
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int k = 0; k < b->nparams; k++)
+            if (b->params[k] >= 0 && b->params[k] < f->nvalues && b->ptypes[k])
+                F->elem[b->params[k]] = b->ptypes[k]->elem;
+        for (int k = 0; k < b->ninstrs; k++)
+            if (b->instrs[k]->id >= 0 && b->instrs[k]->id < f->nvalues && b->instrs[k]->type)
+                F->elem[b->instrs[k]->id] = b->instrs[k]->type->elem;
+    }
+}
+
+/* Decide what the facts of block b decide in it. */
+static bool decide_block(Facts *F, int b)
+{
+    RkBlock *blk = F->f->blocks[b];
+    bool changed = false, t;
+    for (int j = 0; j < blk->ninstrs; j++) {
+        RkInstr *in = blk->instrs[j];
+        if (in->id < 0 || !F->x->uses[in->id] || !boolean(in) || rk_nir_is_constant(in) ||
+            !(comparison(in) || in->opc == RK_OP_U_AND || in->opc == RK_OP_U_OR ||
+              in->opc == RK_OP_U_NOT))
+            continue;
+        if (known(F, b, in->id, &t, 0)) {
+            opt_make_constant(in, t);
+            changed = true;
+        }
+    }
+    RkTerm *term = &blk->term;
+    if (term->kind == RK_TERM_CBR && known(F, b, term->value, &t, 0)) {
+        if (!t)
+            term->to = term->alt;
+        term->kind = RK_TERM_BR;
+        term->value = -1;
+        term->alt = (RkEdge){-1, NULL, 0};
+        changed = true;
+    }
+    return changed;
+}
+
+/* Drop the blocks the entry no longer reaches, keeping the order. */
+static bool drop_unreached(Facts *F)
+{
+    number_blocks(F);
+    RkFunc *f = F->f;
+    int k = 0;
+    for (int i = 0; i < f->nblocks; i++)
+        if (F->order[i] >= 0)
+            f->blocks[k++] = f->blocks[i];
+    bool changed = k != f->nblocks;
+    f->nblocks = k;
+    return changed;
+}
+
+bool opt_branch_facts(Fn *x)
+{
+    RkFunc *f = x->f;
+    if (f->nblocks == 0)
+        return false;
+    int nb = f->nblocks;
+    Facts F = {.x = x, .f = f};
+    index_blocks(&F);
+    F.rpo = malloc(sizeof(int) * (size_t)(nb + 1));
+    F.order = malloc(sizeof(int) * (size_t)(nb + 1));
+    F.idom = malloc(sizeof(int) * (size_t)(nb + 1));
+    F.npred = malloc(sizeof(int) * (size_t)(nb + 1));
+    F.pred = malloc(sizeof(int) * (size_t)(nb + 1));
+    F.own = calloc((size_t)nb + 1, sizeof(Fact *));
+    F.nown = calloc((size_t)nb + 1, sizeof(int));
+    F.capown = calloc((size_t)nb + 1, sizeof(int));
+    element_types(&F);
+    number_blocks(&F);
+    dominators(&F);
+    for (int i = 0; i < F.nrpo; i++)
+        edge_facts(&F, F.rpo[i]);
+    bool changed = false;
+    for (int i = 0; i < F.nrpo; i++)
+        changed |= decide_block(&F, F.rpo[i]);
+    changed |= drop_unreached(&F);
+    for (int i = 0; i < nb; i++)
+        free(F.own[i]);
+    free(F.own), free(F.nown), free(F.capown), free(F.elem);
+    free(F.at), free(F.rpo), free(F.order), free(F.idom), free(F.npred), free(F.pred);
+    return changed;
+}
