@@ -120,6 +120,19 @@ profile_programs() {
     [ "$(grep -c 'vmovups' "$BATS_TEST_TMPDIR/f.s")" -eq 1 ]
 }
 
+@test "general runs: branches that earlier ones decide go, on every profile (facts.rk runs them against the interpreter)" {
+    local p nir=$BATS_TEST_TMPDIR/f.nir
+    for p in x86-sse2 x86-avx2 x86-avx512 wasm-simd128; do
+        "$BIN/rakec" --emit-native-ir --no-report --target "$p" "$GEN/facts.rk" -o "$nir"
+        # the arms a < b decides away: - 100.0, * 1000.0 (and the else
+        # arm of t > 0's t >= 0: - 1000.0, the same constant)
+        ! grep -q 'f32:0x42c80000\|f32:0x447a0000' "$nir" || { echo "$p: a decided arm is left"; cat "$nir"; false; }
+        # the arms a NaN keeps open: + 20.0 and + 50.0, in both copies of the loop
+        [ "$(grep -c 'f32:0x41a00000' "$nir")" -eq 2 ] && [ "$(grep -c 'f32:0x42480000' "$nir")" -eq 2 ] ||
+            { echo "$p: an arm t <= 0 doesn't decide went"; cat "$nir"; false; }
+    done
+}
+
 @test "general runs: adding select(m, 1, 0) subtracts the mask on SSE2 and AVX2, adds 1 under the k mask on AVX-512 (counts.rk runs it against the interpreter)" {
     local p n s=$BATS_TEST_TMPDIR/count.s
     for p in x86-sse2:4 x86-avx2:8; do

@@ -252,6 +252,16 @@ static bool comparison(const RkInstr *d)
 
 static bool known(Facts *F, int b, int v, bool *truth, int depth);
 
+/* The same operand: one value, or constants of one type and value (each
+ * block loads its own constants, so `i < <8>` in two blocks reads two). */
+static bool same_operand(Facts *F, int x, int y)
+{
+    if (x == y)
+        return true;
+    const RkInstr *a = opt_const_def(F->x, x), *b = opt_const_def(F->x, y);
+    return a && b && rk_ty_equal(a->type, b->type) && a->bits == b->bits;
+}
+
 /* A comparison decided by the comparison facts on its operands. */
 static bool compare_known(Facts *F, int b, const RkInstr *d, bool *truth)
 {
@@ -261,10 +271,12 @@ static bool compare_known(Facts *F, int b, const RkInstr *d, bool *truth)
     for (int p = b;; p = F->idom[p]) {
         for (int i = 0; i < F->nown[p]; i++) {
             const RkInstr *c = def_of(F, F->own[p][i].value);
-            if (!comparison(c) || !((c->args[0] == x && c->args[1] == y) ||
-                                    (c->args[0] == y && c->args[1] == x)))
+            bool direct = comparison(c) && same_operand(F, c->args[0], x) &&
+                          same_operand(F, c->args[1], y);
+            if (!direct && !(comparison(c) && same_operand(F, c->args[0], y) &&
+                             same_operand(F, c->args[1], x)))
                 continue;
-            int set = accepts(c->opc, c->args[0] != x);
+            int set = accepts(c->opc, !direct);
             left &= F->own[p][i].truth ? set : ~set;
         }
         if (p == 0)
