@@ -644,6 +644,10 @@ last_loop() {
     last_loop "$d/i.s" >"$d/iloop.s"
     [ "$(grep -cE '	vpcmpud	\$5, ' "$d/iloop.s")" -eq 2 ]
     ! grep -qE '	(vpxord|vmovdqa32|vmovaps)	' "$d/iloop.s"
+    # the division came before the column load its k reads: it moves down
+    # to its select (maskfuse.c, move_down) and merges under that k
+    [ "$(grep -cE '	vdivps	.*\{%k[1-7]\}$' "$d/iloop.s")" -eq 2 ]
+    ! grep -qE '	vpblendmd	' "$d/iloop.s"
     # and it computes what the interpreter does, a NaN y included (the
     # complement holds there: x becomes 1 / NaN)
     printf '%s\n' 'slow main() -> i32:' '  x: [19]f32 := [1.0; 19]' \

@@ -35,7 +35,9 @@
  * K must be known before I: if the comparison writing it comes later in
  * the block, it moves up to just before I (with the constant loads it
  * reads) when it reads no memory, writes no flags, and its other sources
- * were written before I.  X must not be written between its copy (or I)
+ * were written before I; otherwise I (not accumulating) moves down to
+ * just before the select when it reads registers written once and
+ * writes no flags.  X must not be written between its copy (or I)
  * and the select, so the value merged in is the one the select read.
  *
  * Then I's sources: spec page 02 wants no floating-point exception from
@@ -116,6 +118,33 @@ static bool move_up(const RkTarget *t, RkMBlock *bl, int i, int kd, const int *w
             if (moves[x - i] == !pass)
                 tmp[n++] = bl->instrs[x];
     memcpy(&bl->instrs[i], tmp, sizeof *tmp * (size_t)n);
+    return true;
+}
+
+/* Moves the operation at bl->instrs[i] down to just before j (its
+ * select), past the instructions between, when nothing there can change
+ * what it computes: it reads registers only, each virtual and written
+ * once (so before i), writes no flags, and the value it writes is read
+ * by the select alone (the caller's check).  Then a comparison written
+ * after it (an else arm's `not (n < k)` on a column loaded after the
+ * division, which move_up can't move: it reads memory) comes before it.
+ * Returns true when it moved. */
+static bool move_down(const RkTarget *t, RkMBlock *bl, int i, int j, const int *writes)
+{
+    const RkMInstr *in = &bl->instrs[i];
+    const RkInsnDesc *d = rk_target_insn(t, in->op);
+    if (!d || (d->flags & (RK_I_FLAGS | RK_I_FAULT | RK_I_SLOW | RK_I_CALL)))
+        return false;
+    for (int k = 0; k < in->nops; k++) {
+        const RkMOp *o = &in->ops[k];
+        if (o->kind == RK_MO_MEM ||
+            (o->kind == RK_MO_REG && (!o->reg.virt || o->mask.num >= 0 ||
+                                      (o->use && writes[o->reg.num] != 1))))
+            return false;
+    }
+    RkMInstr moved = bl->instrs[i];
+    memmove(&bl->instrs[i], &bl->instrs[i + 1], sizeof moved * (size_t)(j - 1 - i));
+    bl->instrs[j - 1] = moved;
     return true;
 }
 
@@ -218,7 +247,10 @@ static int fuse(RkMFunc *mf, const RkTarget *t, RkMBlock *bl, int j, int *reads,
             !rk_mir_is_vreg(&cp->ops[1], RK_RC_VEC, s.X) || cp->ops[1].bits)
             return -1;
     }
-    if ((s.X >= 0 && def_before(bl, j, s.X) >= from) || !mask_ready(t, bl, i, j, s.K, writes))
+    if (s.X >= 0 && def_before(bl, j, s.X) >= from)
+        return -1;
+    if (!mask_ready(t, bl, i, j, s.K, writes) &&
+        (acc || writes[s.K] != 1 || !move_down(t, bl, i, j, writes)))
         return -1;
     i = def_before(bl, j, s.A); /* I moves down if the comparison moved up */
     in = &bl->instrs[i];
