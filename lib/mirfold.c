@@ -50,7 +50,7 @@ bool rk_mir_foldable(const RkTarget *t, RkMInstr *in, int *kp, int v)
      * (keys > t as t < keys) */
     int sp = (d->flags & RK_I_PREDICATE) && t->swap_predicate && in->nops == 4 &&
                      in->ops[3].kind == RK_MO_IMM
-                 ? t->swap_predicate(in->ops[3].imm)
+                 ? t->swap_predicate(d, in->ops[3].imm)
                  : -1;
     if (!((d->flags & RK_I_COMMUTE) || sp >= 0) || k != 1 || m != 2 ||
         in->ops[2].kind != RK_MO_REG || rk_mir_is_vreg(&in->ops[2], RK_RC_VEC, v) || in->ops[2].def ||

@@ -156,8 +156,9 @@ typedef struct RkTarget {
                                  with zmm16-31 there it decodes (%rcx,%xmm6,4) */
     const RkInsnDesc *insns;  /* the family's table, NULL-mnem terminated */
     /* An RK_I_PREDICATE comparison's predicate for its sources swapped
-     * (a < b as b > a), or -1 if the family has none for it. */
-    int (*swap_predicate)(int64_t pred);
+     * (a < b as b > a), or -1 if the family has none for it; d is the
+     * comparison's row (a family may number predicates per instruction). */
+    int (*swap_predicate)(const RkInsnDesc *d, int64_t pred);
 } RkTarget;
 
 /* The target of a profile name, or NULL if it has no native backend. */

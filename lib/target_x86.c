@@ -18,6 +18,7 @@
  * doesn't decode their masked EVEX forms (vcvtdq2ps %zmm1, %zmm3{%k1}),
  * and rake-verify reads every instruction with it. */
 #include <stddef.h>
+#include <string.h>
 
 #include "target.h"
 
@@ -206,8 +207,8 @@ static const RkInsnDesc insns[] = {
     {"vpandnd", "AVX-512F", Z, RK_I_MEMSRC | RK_I_MASKABLE, "w r r"},
     {"vpord", "AVX-512F", Z, RK_I_MEMSRC | RK_I_COMMUTE | RK_I_MASKABLE, "w r r"},
     {"vpxord", "AVX-512F", Z, RK_I_MEMSRC | RK_I_COMMUTE | RK_I_MASKABLE, "w r r"},
-    {"vpcmpd", "AVX-512F", Z, RK_I_MEMSRC | RK_I_KMASKABLE, "w r r i"},
-    {"vpcmpud", "AVX-512F", Z, RK_I_MEMSRC | RK_I_KMASKABLE, "w r r i"},
+    {"vpcmpd", "AVX-512F", Z, RK_I_MEMSRC | RK_I_KMASKABLE | RK_I_PREDICATE, "w r r i"},
+    {"vpcmpud", "AVX-512F", Z, RK_I_MEMSRC | RK_I_KMASKABLE | RK_I_PREDICATE, "w r r i"},
     {"vptestmd", "AVX-512F", Z, RK_I_KMASKABLE, "w r r"},
     {"vpblendmd", "AVX-512F", Z, RK_I_MEMSRC, "w r r"},
     {"valignd", "AVX-512F", Z, RK_I_CROSS, "w r r i"},
@@ -295,14 +296,20 @@ static const RkInsnDesc insns[] = {
 static const RkSlowCall slow_sse = SLOW_CALL("movups");
 static const RkSlowCall slow_avx = SLOW_CALL("vmovups");
 
-/* AVX's 32 comparison predicates with their sources swapped: LT and GT,
- * LE and GE, NLT and NGT, NLE and NGE trade places (each in its ordered
- * or unordered, signalling or quiet form); the others are symmetric. */
-static int swap_predicate(int64_t p)
+/* A comparison's predicate with its sources swapped.  vcmpps: AVX's 32
+ * predicates, LT and GT, LE and GE, NLT and NGT, NLE and NGE trade
+ * places (each in its ordered or unordered, signalling or quiet form);
+ * the others are symmetric.  vpcmpd and vpcmpud: AVX-512's 8 integer
+ * predicates (EQ LT LE FALSE NE NLT NLE TRUE), LT and NLE, LE and NLT
+ * trade places. */
+static int swap_predicate(const RkInsnDesc *d, int64_t p)
 {
     static const int8_t swap[32] = {0,  14, 13, 3,  4,  10, 9,  7,  8,  6,  5,
                                     11, 12, 2,  1,  15, 16, 30, 29, 19, 20, 26,
                                     25, 23, 24, 22, 21, 27, 28, 18, 17, 31};
+    static const int8_t iswap[8] = {0, 6, 5, 3, 4, 2, 1, 7};
+    if (!strncmp(d->mnem, "vpcmp", 5))
+        return p >= 0 && p < 8 ? iswap[p] : -1;
     return p >= 0 && p < 32 ? swap[p] : -1;
 }
 

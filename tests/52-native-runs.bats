@@ -638,11 +638,12 @@ last_loop() {
     [ "$(grep -cE '	vdivps	.*\{%k[1-7]\}$' "$d/loop.s")" -eq 2 ]
     ! grep -qE '	(vpblendmd|knotw)	' "$d/loop.s"
     # an unsigned tine's complement: not (n < k) is vpcmpud NLT (5), no
-    # vector mask made from the k register to be xor-ed
+    # vector mask made from the k register to be xor-ed; n's column load
+    # is its memory operand, the sources swapped: k LE n (2)
     printf 'pack Q {\n  f32: x;\n  u32: n;\n}\n\nrun q(s: stack Q, <k: u32>) -> stack Q:\n  tine #few means s.n < <k>\n  s with { x: s.x / <3.0> } where not #few\n' >"$d/i.rk"
     "$BIN/rakec" -S --no-report --target x86-avx512 -o "$d/i.s" "$d/i.rk"
     last_loop "$d/i.s" >"$d/iloop.s"
-    [ "$(grep -cE '	vpcmpud	\$5, ' "$d/iloop.s")" -eq 2 ]
+    [ "$(grep -cE '	vpcmpud	\$2, [0-9]*\(%r[0-9a-z]+,%r[0-9a-z]+,4\), %zmm[0-9]+, %k[1-7]$' "$d/iloop.s")" -eq 2 ]
     ! grep -qE '	(vpxord|vmovdqa32|vmovaps)	' "$d/iloop.s"
     # the division came before the column load its k reads: it moves down
     # to its select (maskfuse.c, move_down) and merges under that k
