@@ -199,6 +199,14 @@ RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,
     return in;
 }
 
+void rk_nir_insert(RkBlock *b, int pos, RkInstr *in)
+{
+    b->instrs = grow(b->instrs, b->ninstrs, &b->cap, sizeof *b->instrs);
+    memmove(&b->instrs[pos + 1], &b->instrs[pos], sizeof *b->instrs * (size_t)(b->ninstrs - pos));
+    b->instrs[pos] = in;
+    b->ninstrs++;
+}
+
 RkFunc *rk_nir_find(RkNirModule *m, const char *name)
 {
     for (int i = 0; i < m->nfuncs; i++)

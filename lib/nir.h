@@ -119,6 +119,8 @@ RkBlock *rk_nir_block(RkFunc *f);
 int rk_nir_block_param(RkFunc *f, RkBlock *b, const RkType *t);
 RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,
                      const int *args, int nargs, RkLoc loc);
+/* Put an existing instruction into b at position pos (0: first). */
+void rk_nir_insert(RkBlock *b, int pos, RkInstr *in);
 /* Make `in` the operation `op` (its enum and its spelling). */
 void rk_nir_set_op(RkInstr *in, RkOp op);
 /* Is `in` a materialised constant (const, rack.splat or mask.const with

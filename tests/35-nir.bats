@@ -540,6 +540,13 @@ fma_operands() {
         [ "$(grep -c 'u.cmp.lt %0, %1$' "$REWRITE/branch-facts.opt.txt")" -eq 3 ] &&
         grep -q 'u.cmp.ge %0, %1$' "$REWRITE/branch-facts.opt.txt" ||
         fail_file "$REWRITE/branch-facts.opt.txt" "a branch is decided wrongly, or one that should be isn't"
+    # sink: the and, the comparison and the select read only after the
+    # loop start b3; the loop's bound and the float add stay in b0
+    sed -n '/^b3:/,/^b4:/p' "$REWRITE/sink.opt.txt" | grep -q '%4 : i64 = u.and %0, %3' &&
+        sed -n '/^b3:/,/^b4:/p' "$REWRITE/sink.opt.txt" | grep -q '%8 : bool = u.cmp.lt %0, %2' &&
+        sed -n '/^b0:/,/^b1/p' "$REWRITE/sink.opt.txt" | grep -q '%5 : i64 = u.sub %0, %3' &&
+        sed -n '/^b0:/,/^b1/p' "$REWRITE/sink.opt.txt" | grep -q '%7 : f32 = u.add %1, %6' ||
+        fail_file "$REWRITE/sink.opt.txt" "a value moved into or across a loop it shouldn't, or a float one moved"
     # ints stores its splat of 7 for k (%14; in the tail %31), floats its own x (%13)
     grep -q '^  rack.compress_store %18, %15, %14$' "$REWRITE/kept-splat.opt.txt" &&
         grep -q '^  rack.compress_store %36, %33, %31 {through=%28}$' "$REWRITE/kept-splat.opt.txt" &&

@@ -334,7 +334,7 @@
   const CHANGE = {
     contraction: "multiply-add contraction", substitution: "copies and equal constants merged",
     cse: "common subexpressions", conversion: "signed conversion", renamed: "operands renamed",
-    dce: "dead code removed", folded: "folded to constants", unreached: "unreached blocks removed",
+    dce: "dead code removed", folded: "folded to constants", unreached: "unreached blocks removed", sunk: "sunk to their readers",
     rewritten: "rewritten", added: "added",
   };
   function changes(f) {

@@ -24,6 +24,8 @@
  *                 the branches that dominate it decide it (branch facts)
  *   unreached     gone with its block, which no path reaches any more
  *                 (a branch before it became a jump)
+ *   sunk          the same instruction in a later block, the one that
+ *                 dominates all its readers (sink.c)
  *   renamed       kept, reading other values than before (what the
  *                 removals above left it, or a collapsed nested select)
  *   dce           gone, and none of the above: nothing used it
@@ -41,6 +43,7 @@ typedef struct Fns {
     const RkFunc *b, *a;
     const RkInstr **bdef, **adef; /* by value id */
     const RkBlock **bblock;       /* the block of each of b's instructions */
+    const RkBlock **ablock;       /* and of a's */
     OptWhy *w;
 } Fns;
 
@@ -191,6 +194,15 @@ static void rewritten(const Fns *s, const RkInstr *x, const RkInstr *xa)
     s->w->after[x->id] = s->w->before[x->id];
 }
 
+/* The same instruction, moved to a later block (sink.c). */
+static void sunk(const Fns *s, const RkInstr *x, int to)
+{
+    set(&s->w->before[x->id], "sunk",
+        rk_arena_printf(&rk_heap, "moved to b%d, the block that dominates all its readers (sinking)", to),
+        s->w, true);
+    s->w->after[x->id] = s->w->before[x->id];
+}
+
 /* An instruction only the optimised function has. */
 static void added(const Fns *s, const RkInstr *xa)
 {
@@ -215,15 +227,17 @@ OptWhy ex_opt_why(const RkFunc *before, const RkFunc *after)
         return w;
     w.before = rk_arena_alloc(&rk_heap, sizeof(char *) * (size_t)(before->nvalues + 1));
     w.after = rk_arena_alloc(&rk_heap, sizeof(char *) * (size_t)(after->nvalues + 1));
-    Fns s = {before, after, NULL, NULL, NULL, &w};
+    Fns s = {before, after, NULL, NULL, NULL, NULL, &w};
     s.bdef = defs(before, &s.bblock);
-    s.adef = defs(after, NULL);
+    s.adef = defs(after, &s.ablock);
     for (int id = 0; id < before->nvalues; id++) {
         const RkInstr *x = s.bdef[id], *xa = def(s.adef, after, id);
         if (x && !xa)
             removed(&s, x);
         else if (x && xa && differs(x, xa))
             rewritten(&s, x, xa);
+        else if (x && xa && s.bblock[id]->id != s.ablock[id]->id)
+            sunk(&s, x, s.ablock[id]->id);
     }
     for (int id = 0; id < after->nvalues; id++)
         if (s.adef[id] && !def(s.bdef, before, id))

@@ -40,150 +40,13 @@ typedef struct Fact {
 typedef struct Facts {
     Fn *x;
     RkFunc *f;
-    int *at;        /* by block id: its position in f->blocks, -1 none */
-    int nat;
-    int *rpo, nrpo; /* reachable positions in reverse postorder */
-    int *order;     /* per position: its number in rpo, -1 unreachable */
-    int *idom;      /* per position: its immediate dominator's position */
-    int *npred;     /* per position: edges into it */
-    int *pred;      /* per position: a predecessor (the one when npred 1) */
+    OptCfg g;
     Fact **own;     /* per position: the facts its entry edge adds */
     int *nown, *capown;
     RkElem *elem;   /* per value: its element type (block parameters too) */
 } Facts;
 
 enum { LT = 1, EQ = 2, GT = 4, UN = 8 };
-
-static int pos_of(const Facts *F, int id)
-{
-    return id >= 0 && id < F->nat ? F->at[id] : -1;
-}
-
-static int successors(const RkBlock *b, int s[2])
-{
-    if (b->term.kind == RK_TERM_BR) {
-        s[0] = b->term.to.block;
-        return 1;
-    }
-    if (b->term.kind == RK_TERM_CBR) {
-        s[0] = b->term.to.block;
-        s[1] = b->term.alt.block;
-        return 2;
-    }
-    return 0;
-}
-
-static void index_blocks(Facts *F)
-{
-    RkFunc *f = F->f;
-    F->nat = 0;
-    for (int i = 0; i < f->nblocks; i++)
-        if (f->blocks[i]->id + 1 > F->nat)
-            F->nat = f->blocks[i]->id + 1;
-    F->at = malloc(sizeof(int) * (size_t)(F->nat + 1));
-    for (int i = 0; i < F->nat; i++)
-        F->at[i] = -1;
-    for (int i = 0; i < f->nblocks; i++)
-        if (f->blocks[i]->id >= 0)
-            F->at[f->blocks[i]->id] = i;
-}
-
-/* Reverse postorder of the blocks the entry reaches (an explicit stack:
- * a run with thousands of checked accesses has thousands of blocks). */
-static void number_blocks(Facts *F)
-{
-    int nb = F->f->nblocks, *stack = malloc(sizeof(int) * (size_t)(nb + 1));
-    int *next = calloc((size_t)nb + 1, sizeof(int)), *post = malloc(sizeof(int) * (size_t)(nb + 1));
-    char *seen = calloc((size_t)nb + 1, 1);
-    int sp = 0, np = 0;
-    stack[sp++] = 0;
-    seen[0] = 1;
-    while (sp) {
-        int b = stack[sp - 1], s[2], n = successors(F->f->blocks[b], s);
-        if (next[b] < n) {
-            int t = pos_of(F, s[next[b]++]);
-            if (t >= 0 && !seen[t]) {
-                seen[t] = 1;
-                stack[sp++] = t;
-            }
-            continue;
-        }
-        post[np++] = b;
-        sp--;
-    }
-    F->nrpo = np;
-    for (int i = 0; i < nb; i++)
-        F->order[i] = -1;
-    for (int i = 0; i < np; i++) {
-        F->rpo[i] = post[np - 1 - i];
-        F->order[F->rpo[i]] = i;
-    }
-    free(stack);
-    free(next);
-    free(post);
-    free(seen);
-}
-
-static int intersect(const Facts *F, int a, int b)
-{
-    while (a != b) {
-        while (F->order[a] > F->order[b])
-            a = F->idom[a];
-        while (F->order[b] > F->order[a])
-            b = F->idom[b];
-    }
-    return a;
-}
-
-/* Immediate dominators (Cooper, Harvey and Kennedy's iteration over
- * reverse postorder) and each block's count of incoming edges. */
-static void dominators(Facts *F)
-{
-    int nb = F->f->nblocks, *first = calloc((size_t)nb + 2, sizeof(int));
-    for (int i = 0; i < nb; i++)
-        F->npred[i] = 0, F->idom[i] = -1;
-    for (int i = 0; i < F->nrpo; i++) {
-        int s[2], n = successors(F->f->blocks[F->rpo[i]], s);
-        for (int k = 0; k < n; k++) {
-            int t = pos_of(F, s[k]);
-            if (t >= 0) {
-                F->npred[t]++;
-                F->pred[t] = F->rpo[i];
-            }
-        }
-    }
-    /* predecessor lists, in one array */
-    for (int i = 0; i < nb; i++)
-        first[i + 1] = first[i] + F->npred[i];
-    int *fill = calloc((size_t)nb + 1, sizeof(int)), *preds = malloc(sizeof(int) * (size_t)(first[nb] + 1));
-    for (int i = 0; i < F->nrpo; i++) {
-        int s[2], n = successors(F->f->blocks[F->rpo[i]], s);
-        for (int k = 0; k < n; k++) {
-            int t = pos_of(F, s[k]);
-            if (t >= 0)
-                preds[first[t] + fill[t]++] = F->rpo[i];
-        }
-    }
-    F->idom[0] = 0;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 1; i < F->nrpo; i++) {
-            int b = F->rpo[i], d = -1;
-            for (int k = first[b]; k < first[b + 1]; k++) {
-                int p = preds[k];
-                if (F->idom[p] >= 0)
-                    d = d < 0 ? p : intersect(F, p, d);
-            }
-            if (d != F->idom[b]) {
-                F->idom[b] = d;
-                changed = true;
-            }
-        }
-    }
-    free(first);
-    free(fill);
-    free(preds);
-}
 
 static RkInstr *def_of(const Facts *F, int id)
 {
@@ -208,9 +71,9 @@ static void add_fact(Facts *F, int b, int value, bool truth)
  * and what follows from it through u.and, u.or and u.not. */
 static void edge_facts(Facts *F, int b)
 {
-    if (b == 0 || F->npred[b] != 1)
+    if (b == 0 || F->g.first[b + 1] - F->g.first[b] != 1)
         return;
-    const RkTerm *t = &F->f->blocks[F->pred[b]]->term;
+    const RkTerm *t = &F->f->blocks[F->g.preds[F->g.first[b]]]->term;
     if (t->kind != RK_TERM_CBR || t->to.block == t->alt.block)
         return;
     add_fact(F, b, t->value, t->to.block == F->f->blocks[b]->id);
@@ -268,7 +131,7 @@ static bool compare_known(Facts *F, int b, const RkInstr *d, bool *truth)
     int x = d->args[0], y = d->args[1];
     RkElem e = x >= 0 && x < F->f->nvalues ? F->elem[x] : RK_E_F32;
     int left = e == RK_E_F32 ? LT | EQ | GT | UN : LT | EQ | GT;
-    for (int p = b;; p = F->idom[p]) {
+    for (int p = b;; p = F->g.idom[p]) {
         for (int i = 0; i < F->nown[p]; i++) {
             const RkInstr *c = def_of(F, F->own[p][i].value);
             bool direct = comparison(c) && same_operand(F, c->args[0], x) &&
@@ -297,7 +160,7 @@ static bool known(Facts *F, int b, int v, bool *truth, int depth)
     RkInstr *c = opt_const_def(F->x, v);
     if (c && c->type->elem == RK_E_BOOL)
         return *truth = c->bits & 1, true;
-    for (int p = b;; p = F->idom[p]) {
+    for (int p = b;; p = F->g.idom[p]) {
         for (int i = 0; i < F->nown[p]; i++)
             if (F->own[p][i].value == v)
                 return *truth = F->own[p][i].truth, true;
@@ -372,16 +235,17 @@ static bool decide_block(Facts *F, int b)
 }
 
 /* Drop the blocks the entry no longer reaches, keeping the order. */
-static bool drop_unreached(Facts *F)
+static bool drop_unreached(RkFunc *f)
 {
-    number_blocks(F);
-    RkFunc *f = F->f;
+    OptCfg g;
+    opt_cfg_build(&g, f);
     int k = 0;
     for (int i = 0; i < f->nblocks; i++)
-        if (F->order[i] >= 0)
+        if (g.order[i] >= 0)
             f->blocks[k++] = f->blocks[i];
     bool changed = k != f->nblocks;
     f->nblocks = k;
+    opt_cfg_free(&g);
     return changed;
 }
 
@@ -392,27 +256,19 @@ bool opt_branch_facts(Fn *x)
         return false;
     int nb = f->nblocks;
     Facts F = {.x = x, .f = f};
-    index_blocks(&F);
-    F.rpo = malloc(sizeof(int) * (size_t)(nb + 1));
-    F.order = malloc(sizeof(int) * (size_t)(nb + 1));
-    F.idom = malloc(sizeof(int) * (size_t)(nb + 1));
-    F.npred = malloc(sizeof(int) * (size_t)(nb + 1));
-    F.pred = malloc(sizeof(int) * (size_t)(nb + 1));
+    opt_cfg_build(&F.g, f);
     F.own = calloc((size_t)nb + 1, sizeof(Fact *));
     F.nown = calloc((size_t)nb + 1, sizeof(int));
     F.capown = calloc((size_t)nb + 1, sizeof(int));
     element_types(&F);
-    number_blocks(&F);
-    dominators(&F);
-    for (int i = 0; i < F.nrpo; i++)
-        edge_facts(&F, F.rpo[i]);
+    for (int i = 0; i < F.g.nrpo; i++)
+        edge_facts(&F, F.g.rpo[i]);
     bool changed = false;
-    for (int i = 0; i < F.nrpo; i++)
-        changed |= decide_block(&F, F.rpo[i]);
-    changed |= drop_unreached(&F);
+    for (int i = 0; i < F.g.nrpo; i++)
+        changed |= decide_block(&F, F.g.rpo[i]);
     for (int i = 0; i < nb; i++)
         free(F.own[i]);
     free(F.own), free(F.nown), free(F.capown), free(F.elem);
-    free(F.at), free(F.rpo), free(F.order), free(F.idom), free(F.npred), free(F.pred);
-    return changed;
+    opt_cfg_free(&F.g);
+    return drop_unreached(f) || changed;
 }

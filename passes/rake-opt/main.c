@@ -42,7 +42,10 @@
  *  10. branch facts (facts.c), in the fixed point of 3, 4 and 9: a
  *      Boolean instruction that the branches dominating it decide becomes
  *      a constant, a cbr they decide (or on a constant) a br, and the
- *      blocks no longer reached go. */
+ *      blocks no longer reached go;
+ *  11. sinking (sink.c), after that fixed point: a uniform integer or
+ *      Boolean instruction whose readers all come after a loop it takes
+ *      no part in moves to the block that dominates them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -564,6 +567,8 @@ static void optimise(RkFunc *f, const RkProfile *p)
             changed = true;
         }
     }
+    while (opt_sink(&x))
+        reindex(&x);
     if (signed_convert(&x))
         reindex(&x);
     if (each_instr(&x, kept_splat))

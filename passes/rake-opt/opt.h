@@ -1,8 +1,11 @@
 /* opt.h: state shared by rake-opt's files.
  *
  *   main.c   reading and writing rake.nir, the rewrites on instructions
+ *   cfg.c    blocks in reverse postorder, predecessors, dominators
  *   facts.c  branch facts: conditions decided by the branches that
- *            dominate them, and the blocks no path reaches any more */
+ *            dominate them, and the blocks no path reaches any more
+ *   sink.c   uniform values computed before a loop and read only after
+ *            it move past it */
 #ifndef RAKE_OPT_H
 #define RAKE_OPT_H
 
@@ -17,6 +20,22 @@ typedef struct Fn {
     int *uses;
 } Fn;
 
+/* cfg.c: blocks by position in f->blocks; the entry is position 0 */
+typedef struct OptCfg {
+    RkFunc *f;
+    int *at, nat;     /* by block id: its position, -1 none */
+    int *rpo, nrpo;   /* reached positions in reverse postorder */
+    int *order;       /* per position: its number in rpo, -1 unreached */
+    int *idom;        /* per position: its immediate dominator, -1 unreached */
+    int *first, *preds; /* edges into b come from preds[first[b] .. first[b+1]) */
+} OptCfg;
+void opt_cfg_build(OptCfg *g, RkFunc *f);
+void opt_cfg_free(OptCfg *g);
+int opt_cfg_pos(const OptCfg *g, int block_id);
+int opt_cfg_successors(const RkBlock *b, int s[2]); /* block ids */
+int opt_cfg_nca(const OptCfg *g, int a, int b);     /* nearest common dominator */
+bool opt_cfg_dominates(const OptCfg *g, int a, int b);
+
 /* main.c */
 void opt_replace_uses(RkFunc *f, int from, int to);
 void opt_make_constant(RkInstr *in, uint64_t canonical);
@@ -25,5 +44,8 @@ RkInstr *opt_const_def(Fn *x, int id); /* a scalar `const`, else NULL */
 /* facts.c: true if a condition became a constant, a branch a jump, or a
  * block went (the caller reindexes) */
 bool opt_branch_facts(Fn *x);
+
+/* sink.c: true if an instruction moved (the caller reindexes) */
+bool opt_sink(Fn *x);
 
 #endif

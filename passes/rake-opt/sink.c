@@ -1,0 +1,171 @@
+/* sink.c: uniform values moved past the loops they take no part in.
+ *
+ * rake-lower computes a stack run's bounds in its entry block: the
+ * full-rack loop's, and those of the single-rack loop and the tail,
+ * which only the blocks after the first loop read.  Left there, each
+ * such value holds a general register through every iteration of a loop
+ * that never reads it, and a run of fourteen columns then reloads column
+ * pointers from the descriptor inside that loop.
+ *
+ * A pure uniform instruction whose readers all lie in blocks dominated by
+ * a later block S moves to the start of S: S is the nearest common
+ * dominator of its readers' blocks (a branch argument is read in the
+ * block that branches), raised towards the instruction's block until no
+ * loop holds S that doesn't hold the instruction (so it never runs more
+ * often than before).  S may also be an arm of a branch (a view's count
+ * that only a general run's checked loop reads).  Only arithmetic that can neither trap nor raise a
+ * floating-point flag moves: u.add, u.sub, u.mul, u.and, u.or, u.neg,
+ * u.not, the u.cmp.*, u.select and u.cvt, on integer, Boolean and
+ * pointer values; constants stay (each block has its own), and so do
+ * fused and masked instructions.  One scan moves what the readers known
+ * before it allow, and the caller repeats it: an instruction read by one
+ * that moves follows it the next time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nirops.h"
+#include "opt.h"
+#include "types.h"
+
+typedef struct Sink {
+    Fn *x;
+    OptCfg g;
+    char **body;   /* per loop: its blocks (by position) */
+    int nloops;
+    int *reader;   /* per value: the nearest common dominator of its readers, -1 none */
+} Sink;
+
+/* Natural loops: for each back edge t -> h (h dominates t), h and the
+ * blocks that reach t without passing h. */
+static void find_loops(Sink *k)
+{
+    int nb = k->x->f->nblocks, cap = 0, *stack = malloc(sizeof(int) * (size_t)(nb + 1));
+    for (int h = 0; h < nb; h++)
+        for (int e = k->g.first[h]; e < k->g.first[h + 1]; e++) {
+            int t = k->g.preds[e];
+            if (!opt_cfg_dominates(&k->g, h, t))
+                continue;
+            if (k->nloops == cap) {
+                cap = cap ? 2 * cap : 4;
+                k->body = realloc(k->body, sizeof(char *) * (size_t)cap);
+            }
+            char *in = k->body[k->nloops++] = calloc((size_t)nb + 1, 1);
+            int sp = 0;
+            in[h] = 1;
+            if (!in[t])
+                in[t] = 1, stack[sp++] = t;
+            while (sp) {
+                int b = stack[--sp];
+                for (int q = k->g.first[b]; q < k->g.first[b + 1]; q++)
+                    if (!in[k->g.preds[q]])
+                        in[k->g.preds[q]] = 1, stack[sp++] = k->g.preds[q];
+            }
+        }
+    free(stack);
+}
+
+static void read_in(Sink *k, int v, int b)
+{
+    if (v < 0 || v >= k->x->f->nvalues || k->g.order[b] < 0)
+        return;
+    k->reader[v] = k->reader[v] < 0 ? b : opt_cfg_nca(&k->g, k->reader[v], b);
+}
+
+static void find_readers(Sink *k)
+{
+    RkFunc *f = k->x->f;
+    k->reader = malloc(sizeof(int) * (size_t)(f->nvalues + 1));
+    for (int i = 0; i < f->nvalues; i++)
+        k->reader[i] = -1;
+    for (int b = 0; b < f->nblocks; b++) {
+        RkBlock *blk = f->blocks[b];
+        for (int j = 0; j < blk->ninstrs; j++) {
+            for (int a = 0; a < blk->instrs[j]->nargs; a++)
+                read_in(k, blk->instrs[j]->args[a], b);
+            read_in(k, blk->instrs[j]->through, b);
+        }
+        RkTerm *t = &blk->term;
+        if (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR)
+            read_in(k, t->value, b);
+        for (int a = 0; a < t->to.nargs; a++)
+            read_in(k, t->to.args[a], b);
+        for (int a = 0; t->kind == RK_TERM_CBR && a < t->alt.nargs; a++)
+            read_in(k, t->alt.args[a], b);
+    }
+}
+
+static bool integral(const RkType *t)
+{
+    return t && t->kind != RK_T_RACK && t->kind != RK_T_MASK &&
+           (t->kind == RK_T_PTR || rk_elem_is_int(t->elem) || t->elem == RK_E_BOOL);
+}
+
+static bool movable(Fn *x, const RkInstr *in)
+{
+    static const RkOp ops[] = {RK_OP_U_ADD, RK_OP_U_SUB, RK_OP_U_MUL, RK_OP_U_AND, RK_OP_U_OR,
+                               RK_OP_U_NEG, RK_OP_U_NOT, RK_OP_U_SELECT, RK_OP_U_CVT};
+    bool ok = rk_nir_op_info(in->opc) && rk_nir_op_info(in->opc)->shape == SH_UCMP;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        ok |= in->opc == ops[i];
+    if (!ok || in->id < 0 || !x->uses[in->id] || in->fused >= 0 || in->through >= 0 ||
+        !integral(in->type))
+        return false;
+    for (int a = 0; a < in->nargs; a++) {
+        const RkInstr *d = in->args[a] >= 0 && in->args[a] < x->f->nvalues ? x->def[in->args[a]] : NULL;
+        if (d && !integral(d->type))
+            return false; /* a float operand (u.cvt of an f32, a float comparison) */
+        for (int p = 0; !d && p < x->f->nparams; p++)
+            if (x->f->params[p] == in->args[a] && !integral(x->f->ptypes[p]))
+                return false;
+    }
+    return true;
+}
+
+/* Whether every loop holding block s holds block b too. */
+static bool no_deeper(const Sink *k, int s, int b)
+{
+    for (int l = 0; l < k->nloops; l++)
+        if (k->body[l][s] && !k->body[l][b])
+            return false;
+    return true;
+}
+
+static bool sink_block(Sink *k, int b)
+{
+    RkBlock *blk = k->x->f->blocks[b];
+    bool changed = false;
+    for (int j = blk->ninstrs - 1; j >= 0; j--) {
+        RkInstr *in = blk->instrs[j];
+        if (!movable(k->x, in) || k->reader[in->id] < 0)
+            continue;
+        int s = k->reader[in->id];
+        while (s != b && !no_deeper(k, s, b))
+            s = k->g.idom[s];
+        if (s == b || !opt_cfg_dominates(&k->g, b, s))
+            continue;
+        memmove(&blk->instrs[j], &blk->instrs[j + 1], sizeof(RkInstr *) * (size_t)(blk->ninstrs - j - 1));
+        blk->ninstrs--;
+        rk_nir_insert(k->x->f->blocks[s], 0, in);
+        changed = true;
+    }
+    return changed;
+}
+
+bool opt_sink(Fn *x)
+{
+    if (x->f->nblocks == 0)
+        return false;
+    Sink k = {.x = x};
+    opt_cfg_build(&k.g, x->f);
+    find_loops(&k);
+    find_readers(&k);
+    bool changed = false;
+    for (int i = 0; i < k.g.nrpo; i++)
+        changed |= sink_block(&k, k.g.rpo[i]);
+    for (int l = 0; l < k.nloops; l++)
+        free(k.body[l]);
+    free(k.body);
+    free(k.reader);
+    opt_cfg_free(&k.g);
+    return changed;
+}
