@@ -162,10 +162,10 @@ bool rk_nir_is_constant(const RkInstr *in)
     return info && info->shape == SH_CONST && in->nargs == 0;
 }
 
-bool rk_nir_instr_same(const RkInstr *a, const RkInstr *b)
+static bool same(const RkInstr *a, const RkInstr *b, bool fused)
 {
     if (a->opc != b->opc || a->nargs != b->nargs || a->bits != b->bits ||
-        a->imm != b->imm || a->nlanes != b->nlanes || a->fused != b->fused ||
+        a->imm != b->imm || a->nlanes != b->nlanes || (fused && a->fused != b->fused) ||
         a->through != b->through || a->benign != b->benign || a->sanitized != b->sanitized ||
         !a->type != !b->type || (a->type && !rk_ty_equal(a->type, b->type)))
         return false;
@@ -178,6 +178,16 @@ bool rk_nir_instr_same(const RkInstr *a, const RkInstr *b)
         if (a->lanes[k] != b->lanes[k])
             return false;
     return true;
+}
+
+bool rk_nir_instr_same(const RkInstr *a, const RkInstr *b)
+{
+    return same(a, b, true);
+}
+
+bool rk_nir_instr_same_value(const RkInstr *a, const RkInstr *b)
+{
+    return same(a, b, false);
 }
 
 RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,

@@ -126,11 +126,15 @@ void rk_nir_set_op(RkInstr *in, RkOp op);
 /* Is `in` a materialised constant (const, rack.splat or mask.const with
  * its value in `bits`, no operands)? */
 bool rk_nir_is_constant(const RkInstr *in);
-/* Do a and b compute the same value: one operation, type, operands,
+/* Are a and b the same instruction: one operation, type, operands,
  * immediates, text, lanes, fused region, through mask and sanitising
- * marks?  (rake-opt's common-subexpression test; rake-explore explains
- * its rewrites with it.) */
+ * marks?  (rake-explore tells a rewritten instruction with it.) */
 bool rk_nir_instr_same(const RkInstr *a, const RkInstr *b);
+/* The same, whatever fused regions a and b belong to: the value they
+ * compute (rake-opt's common-subexpression test, by which rake-explore
+ * explains it; a region only chooses which additions contract, which
+ * rake-opt has done before it). */
+bool rk_nir_instr_same_value(const RkInstr *a, const RkInstr *b);
 RkFunc *rk_nir_find(RkNirModule *m, const char *name);
 RkBlock *rk_nir_block_by_id(RkFunc *f, int id);
 

@@ -547,6 +547,12 @@ fma_operands() {
         sed -n '/^b0:/,/^b1/p' "$REWRITE/sink.opt.txt" | grep -q '%5 : i64 = u.sub %0, %3' &&
         sed -n '/^b0:/,/^b1/p' "$REWRITE/sink.opt.txt" | grep -q '%7 : f32 = u.add %1, %6' ||
         fail_file "$REWRITE/sink.opt.txt" "a value moved into or across a loop it shouldn't, or a float one moved"
+    # a scratch with a fused binding inlined twice: one copy's fused region
+    # is merged into the other's (one fma in each function, twice adds
+    # the square to itself)
+    local cse=$OPT/cse_across_regions.nir.x86-avx2.txt
+    [ "$(grep -c 'rack.fma' "$cse")" -eq 2 ] && grep -q '= rack.add %5, %5$' "$cse" ||
+        fail_file "$cse" "the two inlined copies aren't one"
     # ints stores its splat of 7 for k (%14; in the tail %31), floats its own x (%13)
     grep -q '^  rack.compress_store %18, %15, %14$' "$REWRITE/kept-splat.opt.txt" &&
         grep -q '^  rack.compress_store %36, %33, %31 {through=%28}$' "$REWRITE/kept-splat.opt.txt" &&

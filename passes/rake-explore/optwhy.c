@@ -80,7 +80,8 @@ static const RkInstr *earlier_twin(const Fns *s, const RkInstr *x)
             continue;
         if (rk_nir_is_constant(x) ? rk_nir_is_constant(o) && o->opc == x->opc && o->bits == x->bits &&
                                         rk_ty_equal(o->type, x->type)
-                                  : rk_nir_instr_same(o, x))
+                                  : x->benign ? rk_nir_instr_same(o, x)
+                                              : rk_nir_instr_same_value(o, x))
             return o;
     }
     return NULL;

@@ -234,8 +234,14 @@ static bool contract(Fn *x)
 
 /* 3. common subexpressions: a pure instruction equal to an earlier one in
  * its block (same operation, type, operands and attributes, and the same
- * fused region and through mask) is replaced by it.  Rake kernels compute
- * a tine's mask once in its through block and again in the sweep. */
+ * through mask) is replaced by it, whatever fused region each is in (a
+ * region only chose which adds contract, before this).  Rake kernels
+ * compute a tine's mask once in its through block and again in the
+ * sweep, and a scratch inlined twice in one expression computes
+ * everything twice, in two regions.  A benign select stays with its own
+ * region's reader: the sanitizing of one operation's operand, which a
+ * backend that masks that operation reads past (AVX-512 maskfuse, when
+ * the select has that one reader). */
 static bool cse(Fn *x)
 {
     RkFunc *f = x->f;
@@ -249,7 +255,7 @@ static bool cse(Fn *x)
                 continue;
             for (int k = 0; k < j; k++) {
                 RkInstr *o = b->instrs[k];
-                if (o->id >= 0 && rk_nir_instr_same(o, in)) {
+                if (o->id >= 0 && (in->benign ? rk_nir_instr_same(o, in) : rk_nir_instr_same_value(o, in))) {
                     opt_replace_uses(f, in->id, o->id);
                     x->uses[in->id] = 0;
                     changed = true;
