@@ -553,6 +553,13 @@ fma_operands() {
     local cse=$OPT/cse_across_regions.nir.x86-avx2.txt
     [ "$(grep -c 'rack.fma' "$cse")" -eq 2 ] && grep -q '= rack.add %5, %5$' "$cse" ||
         fail_file "$cse" "the two inlined copies aren't one"
+    # known masks: both's x2 <= x2 and k = <3> fold away (a plain
+    # subtraction, one comparison left of choose's), a <= a on f32 stays
+    local km=$OPT/known_masks.nir.x86-avx2.txt
+    sed -n '/@both/,/^}/p' "$km" >"$out"
+    [ "$(grep -c 'rack.cmp' "$out")" -eq 2 ] && grep -q 'rack.cmp.le %0, %0$' "$out" &&
+        grep -q '= rack.sub %0, %1$' "$out" && ! grep -q 'sanitized\|through' "$out" ||
+        fail_file "$km" "a fixed mask is left, or the f32 one went"
     # ints stores its splat of 7 for k (%14; in the tail %31), floats its own x (%13)
     grep -q '^  rack.compress_store %18, %15, %14$' "$REWRITE/kept-splat.opt.txt" &&
         grep -q '^  rack.compress_store %36, %33, %31 {through=%28}$' "$REWRITE/kept-splat.opt.txt" &&

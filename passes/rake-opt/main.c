@@ -39,11 +39,14 @@
  *      constant Boolean operand become the other operand or the constant;
  *      u.select on a constant is the arm it picks.  The bounds checks of
  *      a general run's constant indices (`out[<0>]`: 0 >= 0) go;
- *  10. branch facts (facts.c), in the fixed point of 3, 4 and 9: a
+ *  10. known masks (masks.c), in the same fixed point: an integer
+ *      comparison of a value with itself or of two splats is a constant
+ *      mask, and what reads a constant mask folds;
+ *  11. branch facts (facts.c), in the fixed point of 3, 4 and 9: a
  *      Boolean instruction that the branches dominating it decide becomes
  *      a constant, a cbr they decide (or on a constant) a br, and the
  *      blocks no longer reached go;
- *  11. sinking (sink.c), after that fixed point: a uniform integer or
+ *  12. sinking (sink.c), after that fixed point: a uniform integer or
  *      Boolean instruction whose readers all come after a loop it takes
  *      no part in moves to the block that dominates them. */
 #include <stdio.h>
@@ -560,7 +563,7 @@ static void optimise(RkFunc *f, const RkProfile *p)
     while (changed) {
         changed = false;
         reindex(&x);
-        while (cse(&x) || substitute(&x) || each_instr(&x, fold)) {
+        while (cse(&x) || substitute(&x) || each_instr(&x, fold) || opt_known_masks(&x)) {
             reindex(&x);
             changed = true;
         }

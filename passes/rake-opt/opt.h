@@ -4,6 +4,7 @@
  *   cfg.c    blocks in reverse postorder, predecessors, dominators
  *   facts.c  branch facts: conditions decided by the branches that
  *            dominate them, and the blocks no path reaches any more
+ *   masks.c  comparisons whose outcome is fixed, and what reads them
  *   sink.c   uniform values computed before a loop and read only after
  *            it move past it */
 #ifndef RAKE_OPT_H
@@ -44,6 +45,10 @@ RkInstr *opt_const_def(Fn *x, int id); /* a scalar `const`, else NULL */
 /* facts.c: true if a condition became a constant, a branch a jump, or a
  * block went (the caller reindexes) */
 bool opt_branch_facts(Fn *x);
+
+/* masks.c: true if a mask became a constant, or something reading one
+ * folded (the caller reindexes) */
+bool opt_known_masks(Fn *x);
 
 /* sink.c: true if an instruction moved (the caller reindexes) */
 bool opt_sink(Fn *x);
