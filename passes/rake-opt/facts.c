@@ -37,6 +37,18 @@ typedef struct Fact {
     bool truth;
 } Fact;
 
+/* A fact and the block whose entry edge gives it (it holds in every
+ * block that block dominates). */
+typedef struct Held {
+    int block, value;
+    bool truth;
+} Held;
+
+typedef struct Helds {
+    Held *v;
+    int n, cap;
+} Helds;
+
 typedef struct Facts {
     Fn *x;
     RkFunc *f;
@@ -44,6 +56,9 @@ typedef struct Facts {
     Fact **own;     /* per position: the facts its entry edge adds */
     int *nown, *capown;
     RkElem *elem;   /* per value: its element type (block parameters too) */
+    int *pre, *post; /* per position: its dominator-tree numbers (dominance in O(1)) */
+    Helds *on;      /* per value: the facts about it */
+    Helds *cmp;     /* per value: the comparison facts it is a non-constant operand of */
 } Facts;
 
 enum { LT = 1, EQ = 2, GT = 4, UN = 8 };
@@ -115,6 +130,12 @@ static bool comparison(const RkInstr *d)
 
 static bool known(Facts *F, int b, int v, bool *truth, int depth);
 
+/* Whether block a dominates block b (both reached). */
+static bool dominates(const Facts *F, int a, int b)
+{
+    return F->pre[a] <= F->pre[b] && F->post[b] <= F->post[a];
+}
+
 /* The same operand: one value, or constants of one type and value (each
  * block loads its own constants, so `i < <8>` in two blocks reads two). */
 static bool same_operand(Facts *F, int x, int y)
@@ -129,21 +150,23 @@ static bool same_operand(Facts *F, int x, int y)
 static bool compare_known(Facts *F, int b, const RkInstr *d, bool *truth)
 {
     int x = d->args[0], y = d->args[1];
+    int key = !opt_const_def(F->x, x) ? x : !opt_const_def(F->x, y) ? y : -1;
+    if (key < 0 || key >= F->f->nvalues)
+        return false; /* two constants: folding's */
     RkElem e = x >= 0 && x < F->f->nvalues ? F->elem[x] : RK_E_F32;
     int left = e == RK_E_F32 ? LT | EQ | GT | UN : LT | EQ | GT;
-    for (int p = b;; p = F->g.idom[p]) {
-        for (int i = 0; i < F->nown[p]; i++) {
-            const RkInstr *c = def_of(F, F->own[p][i].value);
-            bool direct = comparison(c) && same_operand(F, c->args[0], x) &&
-                          same_operand(F, c->args[1], y);
-            if (!direct && !(comparison(c) && same_operand(F, c->args[0], y) &&
-                             same_operand(F, c->args[1], x)))
-                continue;
-            int set = accepts(c->opc, !direct);
-            left &= F->own[p][i].truth ? set : ~set;
-        }
-        if (p == 0)
-            break;
+    for (int i = 0; i < F->cmp[key].n; i++) {
+        Held h = F->cmp[key].v[i];
+        if (!dominates(F, h.block, b))
+            continue;
+        const RkInstr *c = def_of(F, h.value);
+        if (!comparison(c))
+            continue; /* decided since (a constant now) */
+        bool direct = same_operand(F, c->args[0], x) && same_operand(F, c->args[1], y);
+        if (!direct && !(same_operand(F, c->args[0], y) && same_operand(F, c->args[1], x)))
+            continue;
+        int set = accepts(c->opc, !direct);
+        left &= h.truth ? set : ~set;
     }
     int q = accepts(d->opc, false);
     if (!left)
@@ -160,13 +183,9 @@ static bool known(Facts *F, int b, int v, bool *truth, int depth)
     RkInstr *c = opt_const_def(F->x, v);
     if (c && c->type->elem == RK_E_BOOL)
         return *truth = c->bits & 1, true;
-    for (int p = b;; p = F->g.idom[p]) {
-        for (int i = 0; i < F->nown[p]; i++)
-            if (F->own[p][i].value == v)
-                return *truth = F->own[p][i].truth, true;
-        if (p == 0)
-            break;
-    }
+    for (int i = 0; v >= 0 && v < F->f->nvalues && i < F->on[v].n; i++)
+        if (dominates(F, F->on[v].v[i].block, b))
+            return *truth = F->on[v].v[i].truth, true;
     RkInstr *d = def_of(F, v);
     if (!boolean(d) || depth > 8)
         return false;
@@ -204,6 +223,61 @@ static void element_types(Facts *F)
             if (b->instrs[k]->id >= 0 && b->instrs[k]->id < f->nvalues && b->instrs[k]->type)
                 F->elem[b->instrs[k]->id] = b->instrs[k]->type->elem;
     }
+}
+
+static void hold(Helds *l, Held h)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 2;
+        l->v = realloc(l->v, sizeof(Held) * (size_t)l->cap);
+    }
+    l->v[l->n++] = h;
+}
+
+/* The dominator tree's preorder and postorder numbers (an explicit
+ * stack: thousands of blocks may nest), and every fact indexed by its
+ * value and, for a comparison, by its non-constant operands. */
+static void index_facts(Facts *F)
+{
+    int nb = F->f->nblocks, *first = calloc((size_t)nb + 2, sizeof(int));
+    int *kids = malloc(sizeof(int) * (size_t)(nb + 1)), *fill = calloc((size_t)nb + 1, sizeof(int));
+    for (int i = 1; i < F->g.nrpo; i++)
+        first[F->g.idom[F->g.rpo[i]] + 1]++;
+    for (int b = 0; b < nb; b++)
+        first[b + 1] += first[b];
+    for (int i = 1; i < F->g.nrpo; i++) {
+        int b = F->g.rpo[i], p = F->g.idom[b];
+        kids[first[p] + fill[p]++] = b;
+    }
+    int *stack = malloc(sizeof(int) * (size_t)(nb + 1)), *next = calloc((size_t)nb + 1, sizeof(int));
+    int sp = 0, clock = 0;
+    stack[sp++] = 0;
+    F->pre[0] = clock++;
+    while (sp) {
+        int b = stack[sp - 1];
+        if (first[b] + next[b] < first[b + 1]) {
+            int c = kids[first[b] + next[b]++];
+            F->pre[c] = clock++;
+            stack[sp++] = c;
+        } else {
+            F->post[b] = clock++;
+            sp--;
+        }
+    }
+    free(first), free(kids), free(fill), free(stack), free(next);
+    for (int p = 0; p < nb; p++)
+        for (int i = 0; i < F->nown[p]; i++) {
+            Held h = {p, F->own[p][i].value, F->own[p][i].truth};
+            if (h.value < 0 || h.value >= F->f->nvalues)
+                continue;
+            hold(&F->on[h.value], h);
+            const RkInstr *c = def_of(F, h.value);
+            for (int k = 0; comparison(c) && k < 2; k++) {
+                int o = c->args[k];
+                if (o >= 0 && o < F->f->nvalues && !opt_const_def(F->x, o) && (k == 0 || o != c->args[0]))
+                    hold(&F->cmp[o], h);
+            }
+        }
 }
 
 /* Decide what the facts of block b decide in it. */
@@ -263,12 +337,20 @@ bool opt_branch_facts(Fn *x)
     element_types(&F);
     for (int i = 0; i < F.g.nrpo; i++)
         edge_facts(&F, F.g.rpo[i]);
+    F.pre = malloc(sizeof(int) * (size_t)(nb + 1));
+    F.post = malloc(sizeof(int) * (size_t)(nb + 1));
+    F.on = calloc((size_t)f->nvalues + 1, sizeof(Helds));
+    F.cmp = calloc((size_t)f->nvalues + 1, sizeof(Helds));
+    index_facts(&F);
     bool changed = false;
     for (int i = 0; i < F.g.nrpo; i++)
         changed |= decide_block(&F, F.g.rpo[i]);
     for (int i = 0; i < nb; i++)
         free(F.own[i]);
+    for (int v = 0; v < f->nvalues; v++)
+        free(F.on[v].v), free(F.cmp[v].v);
     free(F.own), free(F.nown), free(F.capown), free(F.elem);
+    free(F.pre), free(F.post), free(F.on), free(F.cmp);
     opt_cfg_free(&F.g);
     return drop_unreached(f) || changed;
 }
