@@ -58,33 +58,89 @@ static void add_use(Uses *u, RkMInstr *in, int k)
     u->v[u->n++] = (Use){in, k};
 }
 
-/* loop: the blocks on a cycle (hoist.c; NULL: a kernel, no loops);
- * in_loop: whether the load's is */
-static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
-                     const bool *loop, bool in_loop)
+/* Each vector vreg's instructions (each once, in block order), with
+ * their block, and whether a block parameter or a terminator names it
+ * (then its constant stays in a register).  Made once for every constant
+ * load: scanning the function for each made a run with thousands of
+ * constants quadratic. */
+typedef struct Ref {
+    RkMInstr *in;
+    int b;
+} Ref;
+
+typedef struct VecUses {
+    Ref **of;
+    int *n, *cap;
+    bool *pinned;
+} VecUses;
+
+static void add_ref(VecUses *x, int v, RkMInstr *in, int b)
 {
-    int v = load->ops[0].reg.num, c = (int)load->ops[1].imm;
-    Uses u = {0};
+    if (x->n[v] && x->of[v][x->n[v] - 1].in == in)
+        return;
+    if (x->n[v] == x->cap[v]) {
+        int cap = x->cap[v] ? 2 * x->cap[v] : 4;
+        Ref *r = rk_arena_alloc(&rk_heap, sizeof *r * (size_t)cap);
+        if (x->n[v])
+            memcpy(r, x->of[v], sizeof *r * (size_t)x->n[v]);
+        x->of[v] = r;
+        x->cap[v] = cap;
+    }
+    x->of[v][x->n[v]++] = (Ref){in, b};
+}
+
+static void pin(VecUses *x, const RkMFunc *mf, const RkMReg *r)
+{
+    if (r->virt && r->num >= 0 && r->num < mf->nvregs)
+        x->pinned[r->num] = true;
+}
+
+static VecUses index_uses(RkMFunc *mf)
+{
+    int n = mf->nvregs + 1;
+    VecUses x = {rk_arena_alloc(&rk_heap, sizeof(Ref *) * (size_t)n),
+                 rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)n),
+                 rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)n),
+                 rk_arena_alloc(&rk_heap, sizeof(bool) * (size_t)n)};
+    memset(x.n, 0, sizeof(int) * (size_t)n);
+    memset(x.cap, 0, sizeof(int) * (size_t)n);
+    memset(x.pinned, 0, sizeof(bool) * (size_t)n);
     for (int b = 0; b < mf->nblocks; b++) {
         RkMBlock *bl = mf->blocks[b];
         for (int j = 0; j < bl->nparams; j++)
-            if (bl->params[j].virt && bl->params[j].num == v)
-                return;
-        for (int i = 0; i < bl->ninstrs; i++) {
-            RkMInstr *in = &bl->instrs[i];
-            for (int k = 0; k < in->nops; k++)
-                if (in != load && rk_mir_is_vreg(&in->ops[k], RK_RC_VEC, v)) {
-                    if (loop && loop[b] && !in_loop)
-                        return; /* hoisted out of a loop that reads it: keep the register */
-                    add_use(&u, in, k);
-                }
-        }
-        const RkMTerm *tm = &bl->term;
-        for (int j = 0; j < tm->nargs; j++)
-            if (tm->args[j].virt && tm->args[j].num == v)
-                return;
-        if (tm->on_reg && rk_mir_is_vreg(&tm->reg, RK_RC_VEC, v))
-            return;
+            pin(&x, mf, &bl->params[j]);
+        for (int i = 0; i < bl->ninstrs; i++)
+            for (int k = 0; k < bl->instrs[i].nops; k++) {
+                const RkMOp *o = &bl->instrs[i].ops[k];
+                if (o->kind == RK_MO_REG && o->reg.virt && o->reg.cls == RK_RC_VEC &&
+                    o->reg.num >= 0 && o->reg.num < mf->nvregs)
+                    add_ref(&x, o->reg.num, &bl->instrs[i], b);
+            }
+        for (int j = 0; j < bl->term.nargs; j++)
+            pin(&x, mf, &bl->term.args[j]);
+        if (bl->term.on_reg && bl->term.reg.kind == RK_MO_REG && bl->term.reg.reg.cls == RK_RC_VEC)
+            pin(&x, mf, &bl->term.reg.reg);
+    }
+    return x;
+}
+
+/* loop: the blocks on a cycle (hoist.c; NULL: a kernel, no loops);
+ * in_loop: whether the load's is */
+static void fold_one(RkMFunc *mf, const RkTarget *t, RkMInstr *load, int bytes,
+                     const bool *loop, bool in_loop, const VecUses *x)
+{
+    int v = load->ops[0].reg.num, c = (int)load->ops[1].imm;
+    if (v < 0 || v >= mf->nvregs || x->pinned[v])
+        return;
+    Uses u = {0};
+    for (int r = 0; r < x->n[v]; r++) {
+        RkMInstr *in = x->of[v][r].in;
+        for (int k = 0; in != load && k < in->nops; k++)
+            if (rk_mir_is_vreg(&in->ops[k], RK_RC_VEC, v)) {
+                if (loop && loop[x->of[v][r].b] && !in_loop)
+                    return; /* hoisted out of a loop that reads it: keep the register */
+                add_use(&u, in, k);
+            }
     }
     if (!u.n)
         return;
@@ -317,11 +373,12 @@ void fold_loads(RkMFunc *mf, const RkTarget *t)
 
 void fold_constants(RkMFunc *mf, const RkTarget *t, int vector_bytes, const bool *loop)
 {
+    VecUses x = index_uses(mf);
     for (int b = 0; b < mf->nblocks; b++)
         for (int i = 0; i < mf->blocks[b]->ninstrs; i++) {
             RkMInstr *in = &mf->blocks[b]->instrs[i];
             if (const_load(in))
-                fold_one(mf, t, in, vector_bytes, loop, loop && loop[b]);
+                fold_one(mf, t, in, vector_bytes, loop, loop && loop[b], &x);
         }
     drop_removed(mf);
     prune_dead(mf, t);

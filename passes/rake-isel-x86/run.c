@@ -251,7 +251,18 @@ static int address_reg(int id)
 
 /* --- masks --------------------------------------------------------------------- */
 
-Memo *memo(int mask_id) { return &R.memo[mask_id]; }
+/* A mask's memo in the native-IR block being selected: entries of an
+ * earlier block are stale (their generation is another), and start over
+ * when first asked for, so each block costs what it uses, not the
+ * function's value count. */
+Memo *memo(int mask_id)
+{
+    if (R.memo_gen[mask_id] != R.gen) {
+        R.memo[mask_id] = (Memo){-1, -1, -1, -1, -1, NULL, -1, 0, -1, -1, -1};
+        R.memo_gen[mask_id] = R.gen;
+    }
+    return &R.memo[mask_id];
+}
 
 /* AVX-512: the k register of a mask vector: the one it was made from or
  * last tested into, if that was in this block (mask vregs are written
@@ -1084,7 +1095,7 @@ static void terminate(Pending p)
     }
 }
 
-static Pending select_block(RkFunc *nf, RkBlock *nb)
+static Pending select_block(RkBlock *nb)
 {
     R.nb = nb;
     S->region = S->mf->cur;
@@ -1095,8 +1106,7 @@ static Pending select_block(RkFunc *nf, RkBlock *nb)
         bool gpr = is_int64(t) || t->kind == RK_T_PTR || R.g32[id];
         S->vreg[id] = gpr ? gparam(S->mf->cur) : vparam(S->mf->cur);
     }
-    for (int i = 0; i < nf->nvalues + 1; i++)
-        R.memo[i] = (Memo){-1, -1, -1, -1, -1, NULL, -1, 0, -1, -1, -1};
+    R.gen++; /* every memo is stale */
     forget_constants();
     for (int i = 0; i < nb->ninstrs; i++) {
         RkInstr *in = nb->instrs[i];
@@ -1126,6 +1136,9 @@ void select_run(RkFunc *nf, RkMFunc *mf)
     R.flag = rk_arena_alloc(&rk_heap, sizeof *R.flag * n);
     R.is_flag = rk_arena_alloc(&rk_heap, sizeof *R.is_flag * n);
     R.memo = rk_arena_alloc(&rk_heap, sizeof *R.memo * n);
+    R.memo_gen = rk_arena_alloc(&rk_heap, sizeof *R.memo_gen * n);
+    memset(R.memo_gen, 0, sizeof *R.memo_gen * n);
+    R.gen = 1;
     R.is_imm = rk_arena_alloc(&rk_heap, sizeof *R.is_imm * n);
     R.is_gbool = rk_arena_alloc(&rk_heap, sizeof *R.is_gbool * n);
     memset(R.is_gbool, 0, n);
@@ -1154,7 +1167,7 @@ void select_run(RkFunc *nf, RkMFunc *mf)
     for (int b = 0; b < nf->nblocks; b++) {
         RkBlock *nb = nf->blocks[b];
         R.nir2mir[nb->id] = b == 0 ? 0 : rk_mir_block(mf, rk_arena_printf(&rk_heap, "b%d", nb->id));
-        pend[b] = select_block(nf, nb);
+        pend[b] = select_block(nb);
     }
     for (int b = 0; b < nf->nblocks; b++)
         terminate(pend[b]);

@@ -39,6 +39,8 @@ typedef struct Run {
     Flag *flag;
     bool *is_flag;
     Memo *memo;
+    unsigned *memo_gen; /* per value: the block generation its memo is of */
+    unsigned gen;       /* the native-IR block being selected's */
     bool *is_gbool;    /* a Boolean held as 0 or 1 in a general register */
     int *formed, *formed_in; /* an address formed in register formed[id] at the end of
                                 machine block formed_in[id] (-1: none), for its edges */

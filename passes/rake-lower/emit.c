@@ -6,7 +6,14 @@
  * exceptions, an exception-capable operation under a mask first replaces
  * its float operands' inactive lanes with the operation's benign value
  * (`mask.select %k, x, benign`, marked benign), and is marked sanitized.
- * Constants are materialised where they are used, once per block. */
+ * Constants are materialised where they are used, once per block.
+ *
+ * Functions are lowered one at a time, so the function's constants (a
+ * hash table by block, kind, element type and bits) and its instructions
+ * by value id are kept here for the function being lowered, and start
+ * over with the next: a scan of the whole function per constant or per
+ * look-up made a run of thousands of statements quadratic. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -18,14 +25,76 @@ typedef struct ConstEntry {
     int block;
     char kind;           /* 'u' uniform, 'r' rack, 'm' mask */
     RkElem elem;
-    int bits_width;
     uint64_t bits;
-    int id;
-    struct ConstEntry *next;
+    int id;              /* -1: an empty slot */
 } ConstEntry;
 
-static ConstEntry *consts;
-static const RkFunc *consts_of;
+static const RkFunc *lowering; /* the function the two tables below are of */
+static ConstEntry *consts;     /* open addressing, a power of two in size */
+static int nconsts, capconsts;
+static RkInstr **defs;         /* by value id */
+static int capdefs;
+
+static void start_function(void)
+{
+    if (lowering == L->f)
+        return;
+    lowering = L->f;
+    free(consts);
+    capconsts = 64;
+    nconsts = 0;
+    consts = malloc(sizeof *consts * (size_t)capconsts);
+    for (int i = 0; i < capconsts; i++)
+        consts[i].id = -1;
+    for (int i = 0; i < capdefs; i++)
+        defs[i] = NULL;
+}
+
+static void note_def(RkInstr *in)
+{
+    start_function();
+    if (in->id < 0)
+        return;
+    if (in->id >= capdefs) {
+        int cap = capdefs ? capdefs : 256;
+        while (cap <= in->id)
+            cap *= 2;
+        defs = realloc(defs, sizeof *defs * (size_t)cap);
+        memset(defs + capdefs, 0, sizeof *defs * (size_t)(cap - capdefs));
+        capdefs = cap;
+    }
+    defs[in->id] = in;
+}
+
+static unsigned const_hash(int block, char kind, RkElem e, uint64_t bits)
+{
+    uint64_t h = bits * 0x9e3779b97f4a7c15ull ^ (uint64_t)(unsigned)block * 0xff51afd7ed558ccdull ^
+                 (uint64_t)(unsigned char)kind << 8 ^ (uint64_t)e;
+    return (unsigned)(h ^ h >> 29);
+}
+
+static ConstEntry *const_slot(int block, char kind, RkElem e, uint64_t bits)
+{
+    unsigned i = const_hash(block, kind, e, bits) & (unsigned)(capconsts - 1);
+    while (consts[i].id >= 0 && !(consts[i].block == block && consts[i].kind == kind &&
+                                  consts[i].elem == e && consts[i].bits == bits))
+        i = (i + 1) & (unsigned)(capconsts - 1);
+    return &consts[i];
+}
+
+static void grow_consts(void)
+{
+    ConstEntry *old = consts;
+    int n = capconsts;
+    capconsts *= 2;
+    consts = malloc(sizeof *consts * (size_t)capconsts);
+    for (int i = 0; i < capconsts; i++)
+        consts[i].id = -1;
+    for (int i = 0; i < n; i++)
+        if (old[i].id >= 0)
+            *const_slot(old[i].block, old[i].kind, old[i].elem, old[i].bits) = old[i];
+    free(old);
+}
 
 void set_block(RkBlock *b) { L->b = b; }
 
@@ -34,6 +103,7 @@ RkInstr *emit(RkOp op, const RkType *t, const int *args, int nargs, RkLoc loc)
     RkInstr *in = rk_nir_emit(L->f, L->b, op, t, args, nargs, loc);
     in->fused = L->region;
     in->through = L->ctx;
+    note_def(in);
     return in;
 }
 
@@ -56,20 +126,18 @@ int emit3(RkOp op, const RkType *t, int a, int b, int c, RkLoc loc)
 
 static int constant(char kind, const RkType *t, uint64_t bits)
 {
-    if (consts_of != L->f) {
-        consts = NULL;
-        consts_of = L->f;
-    }
+    start_function();
     RkElem e = t->elem;
-    for (ConstEntry *c = consts; c; c = c->next)
-        if (c->block == L->b->id && c->kind == kind && c->elem == e && c->bits == bits)
-            return c->id;
+    ConstEntry *c = const_slot(L->b->id, kind, e, bits);
+    if (c->id >= 0)
+        return c->id;
     RkOp op = kind == 'u' ? RK_OP_CONST : kind == 'r' ? RK_OP_RACK_SPLAT : RK_OP_MASK_CONST;
     RkInstr *in = rk_nir_emit(L->f, L->b, op, t, NULL, 0, (RkLoc){0, 0});
     in->bits = bits;
-    ConstEntry *c = RK_NEW(ConstEntry);
-    *c = (ConstEntry){L->b->id, kind, e, 0, bits, in->id, consts};
-    consts = c;
+    note_def(in);
+    *c = (ConstEntry){L->b->id, kind, e, bits, in->id};
+    if (2 * ++nconsts > capconsts)
+        grow_consts();
     return in->id;
 }
 
@@ -96,12 +164,8 @@ LVal lconst(const RkType *t, uint64_t bits)
 /* The instruction defining value id, or NULL (a parameter). */
 static RkInstr *value_def(int id)
 {
-    RkFunc *f = L->f;
-    for (int i = 0; i < f->nblocks; i++)
-        for (int j = 0; j < f->blocks[i]->ninstrs; j++)
-            if (f->blocks[i]->instrs[j]->id == id)
-                return f->blocks[i]->instrs[j];
-    return NULL;
+    start_function();
+    return id >= 0 && id < capdefs ? defs[id] : NULL;
 }
 
 const RkType *value_type(int id)
