@@ -45,6 +45,7 @@ typedef struct V {
     FILE *out;
     int first_fn;    /* index of the first function with a violation */
     int fn_index;
+    int *region_first; /* per fused region: the first block index holding it (made once) */
 } V;
 
 static void fail(V *v, const RkInstr *in, const char *rule, const char *fmt, ...)
@@ -659,7 +660,32 @@ static void check_sanitized(V *v, const RkInstr *in, const RkOpInfo *op, const R
 
 /* --- regions ------------------------------------------------------------------------- */
 
-static void check_regions(V *v, const RkBlock *b)
+/* Whether some instruction of block bi is in a region an earlier block
+ * holds: the quadratic search for the exact messages below runs only
+ * then (a valid function has none), not for every block. */
+static bool region_from_earlier(V *v, const RkBlock *b, int bi)
+{
+    const RkFunc *f = v->f;
+    if (!v->region_first) {
+        v->region_first = malloc(sizeof(int) * (size_t)(f->nregions + 1));
+        for (int r = 0; r < f->nregions; r++)
+            v->region_first[r] = INT_MAX;
+        for (int i = f->nblocks - 1; i >= 0; i--)
+            for (int j = 0; j < f->blocks[i]->ninstrs; j++) {
+                int r = f->blocks[i]->instrs[j]->fused;
+                if (r >= 0 && r < f->nregions)
+                    v->region_first[r] = i;
+            }
+    }
+    for (int j = 0; j < b->ninstrs; j++) {
+        int r = b->instrs[j]->fused;
+        if (r >= f->nregions || (r >= 0 && v->region_first[r] < bi))
+            return true; /* (a region out of range: let the search decide) */
+    }
+    return false;
+}
+
+static void check_regions(V *v, const RkBlock *b, int bi)
 {
     const RkFunc *f = v->f;
     for (int i = 0; i < b->ninstrs; i++) {
@@ -692,7 +718,7 @@ static void check_regions(V *v, const RkBlock *b)
             break;
         }
     }
-    for (int i = 0; i < f->nblocks; i++) {
+    for (int i = 0; region_from_earlier(v, b, bi) && i < f->nblocks; i++) {
         if (f->blocks[i] == b)
             continue;
         for (int j = 0; j < b->ninstrs; j++) {
@@ -830,11 +856,12 @@ static void verify_func(V *v)
             check_sanitized(v, in, op, a);
             free(a);
         }
-        check_regions(v, b);
+        check_regions(v, b, i);
         check_term(v, b, i);
     }
     free(v->defs);
     free(v->dom);
+    free(v->region_first);
 }
 
 static int verify_to(const RkNirModule *m, bool fpx, int lanes, FILE *out, int *first_fn)
@@ -842,7 +869,7 @@ static int verify_to(const RkNirModule *m, bool fpx, int lanes, FILE *out, int *
     int errors = 0;
     *first_fn = -1;
     for (int i = 0; i < m->nfuncs; i++) {
-        V v = {m->funcs[i], NULL, 0, 0, fpx, lanes, NULL, 0, 0, out, -1, i};
+        V v = {m->funcs[i], NULL, 0, 0, fpx, lanes, NULL, 0, 0, out, -1, i, NULL};
         verify_func(&v);
         errors += v.errors;
         if (*first_fn < 0)
