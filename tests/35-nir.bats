@@ -545,7 +545,9 @@ fma_operands() {
     sed -n '/^b3:/,/^b4:/p' "$REWRITE/sink.opt.txt" | grep -q '%4 : i64 = u.and %0, %3' &&
         sed -n '/^b3:/,/^b4:/p' "$REWRITE/sink.opt.txt" | grep -q '%8 : bool = u.cmp.lt %0, %2' &&
         sed -n '/^b0:/,/^b1/p' "$REWRITE/sink.opt.txt" | grep -q '%5 : i64 = u.sub %0, %3' &&
-        sed -n '/^b0:/,/^b1/p' "$REWRITE/sink.opt.txt" | grep -q '%7 : f32 = u.add %1, %6' ||
+        sed -n '/^b0:/,/^b1/p' "$REWRITE/sink.opt.txt" | grep -q '%7 : f32 = u.add %1, %6' &&
+        sed -n '/^b1/,/^b2:/p' "$REWRITE/sink.opt.txt" | grep -q '%17 : bool = u.cmp.gt %16, %16' &&
+        sed -n '/^b3:/,/^b4:/p' "$REWRITE/sink.opt.txt" | grep -q '%18 : bool = u.cmp.gt %9, %5' ||
         fail_file "$REWRITE/sink.opt.txt" "a value moved into or across a loop it shouldn't, or a float one moved"
     # a scratch with a fused binding inlined twice: one copy's fused region
     # is merged into the other's (one fma in each function, twice adds

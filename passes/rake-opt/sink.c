@@ -33,6 +33,7 @@ typedef struct Sink {
     char **body;   /* per loop: its blocks (by position) */
     int nloops;
     int *reader;   /* per value: the nearest common dominator of its readers, -1 none */
+    const RkType **type; /* per value: its type (parameters and block parameters too) */
 } Sink;
 
 /* Natural loops: for each back edge t -> h (h dominates t), h and the
@@ -100,8 +101,27 @@ static bool integral(const RkType *t)
            (t->kind == RK_T_PTR || rk_elem_is_int(t->elem) || t->elem == RK_E_BOOL);
 }
 
-static bool movable(Fn *x, const RkInstr *in)
+static void value_types(Sink *k)
 {
+    RkFunc *f = k->x->f;
+    k->type = calloc((size_t)f->nvalues + 1, sizeof *k->type);
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i] >= 0 && f->params[i] < f->nvalues)
+            k->type[f->params[i]] = f->ptypes[i];
+    for (int b = 0; b < f->nblocks; b++) {
+        RkBlock *blk = f->blocks[b];
+        for (int i = 0; i < blk->nparams; i++)
+            if (blk->params[i] >= 0 && blk->params[i] < f->nvalues)
+                k->type[blk->params[i]] = blk->ptypes[i];
+        for (int j = 0; j < blk->ninstrs; j++)
+            if (blk->instrs[j]->id >= 0 && blk->instrs[j]->id < f->nvalues)
+                k->type[blk->instrs[j]->id] = blk->instrs[j]->type;
+    }
+}
+
+static bool movable(const Sink *k, const RkInstr *in)
+{
+    Fn *x = k->x;
     static const RkOp ops[] = {RK_OP_U_ADD, RK_OP_U_SUB, RK_OP_U_MUL, RK_OP_U_AND, RK_OP_U_OR,
                                RK_OP_U_NEG, RK_OP_U_NOT, RK_OP_U_SELECT, RK_OP_U_CVT};
     bool ok = rk_nir_op_info(in->opc) && rk_nir_op_info(in->opc)->shape == SH_UCMP;
@@ -110,14 +130,9 @@ static bool movable(Fn *x, const RkInstr *in)
     if (!ok || in->id < 0 || !x->uses[in->id] || in->fused >= 0 || in->through >= 0 ||
         !integral(in->type))
         return false;
-    for (int a = 0; a < in->nargs; a++) {
-        const RkInstr *d = in->args[a] >= 0 && in->args[a] < x->f->nvalues ? x->def[in->args[a]] : NULL;
-        if (d && !integral(d->type))
+    for (int a = 0; a < in->nargs; a++)
+        if (in->args[a] < 0 || in->args[a] >= x->f->nvalues || !integral(k->type[in->args[a]]))
             return false; /* a float operand (u.cvt of an f32, a float comparison) */
-        for (int p = 0; !d && p < x->f->nparams; p++)
-            if (x->f->params[p] == in->args[a] && !integral(x->f->ptypes[p]))
-                return false;
-    }
     return true;
 }
 
@@ -136,7 +151,7 @@ static bool sink_block(Sink *k, int b)
     bool changed = false;
     for (int j = blk->ninstrs - 1; j >= 0; j--) {
         RkInstr *in = blk->instrs[j];
-        if (!movable(k->x, in) || k->reader[in->id] < 0)
+        if (!movable(k, in) || k->reader[in->id] < 0)
             continue;
         int s = k->reader[in->id];
         while (s != b && !no_deeper(k, s, b))
@@ -159,6 +174,7 @@ bool opt_sink(Fn *x)
     opt_cfg_build(&k.g, x->f);
     find_loops(&k);
     find_readers(&k);
+    value_types(&k);
     bool changed = false;
     for (int i = 0; i < k.g.nrpo; i++)
         changed |= sink_block(&k, k.g.rpo[i]);
@@ -166,6 +182,7 @@ bool opt_sink(Fn *x)
         free(k.body[l]);
     free(k.body);
     free(k.reader);
+    free(k.type);
     opt_cfg_free(&k.g);
     return changed;
 }
