@@ -418,7 +418,6 @@ void plan_gpr32(RkFunc *nf)
     plan_conds(nf);
 }
 
-
 /* The value in a general register (a constant is moved into a fresh
  * one; an i32 parameter is its argument register, a u32 parameter the
  * zero-extended copy main.c's entry made). */

@@ -33,7 +33,7 @@ static const RkFunc *lowering; /* the function the two tables below are of */
 static ConstEntry *consts;     /* open addressing, a power of two in size */
 static int nconsts, capconsts;
 static RkInstr **defs;         /* by value id */
-static int capdefs;
+static int capdefs, useddefs;  /* useddefs: the ids below it may be set */
 
 static void start_function(void)
 {
@@ -46,8 +46,10 @@ static void start_function(void)
     consts = malloc(sizeof *consts * (size_t)capconsts);
     for (int i = 0; i < capconsts; i++)
         consts[i].id = -1;
-    for (int i = 0; i < capdefs; i++)
+    for (int i = 0; i < useddefs; i++) /* not all of capdefs: one large function
+                                           mustn't cost every later one */
         defs[i] = NULL;
+    useddefs = 0;
 }
 
 static void note_def(RkInstr *in)
@@ -64,6 +66,8 @@ static void note_def(RkInstr *in)
         capdefs = cap;
     }
     defs[in->id] = in;
+    if (in->id >= useddefs)
+        useddefs = in->id + 1;
 }
 
 static unsigned const_hash(int block, char kind, RkElem e, uint64_t bits)

@@ -55,8 +55,6 @@ typedef struct Facts {
     OptCfg g;
     Fact **own;     /* per position: the facts its entry edge adds */
     int *nown, *capown;
-    RkElem *elem;   /* per value: its element type (block parameters too) */
-    int *pre, *post; /* per position: its dominator-tree numbers (dominance in O(1)) */
     Helds *on;      /* per value: the facts about it */
     Helds *cmp;     /* per value: the comparison facts it is a non-constant operand of */
 } Facts;
@@ -130,11 +128,6 @@ static bool comparison(const RkInstr *d)
 
 static bool known(Facts *F, int b, int v, bool *truth, int depth);
 
-/* Whether block a dominates block b (both reached). */
-static bool dominates(const Facts *F, int a, int b)
-{
-    return F->pre[a] <= F->pre[b] && F->post[b] <= F->post[a];
-}
 
 /* The same operand: one value, or constants of one type and value (each
  * block loads its own constants, so `i < <8>` in two blocks reads two). */
@@ -153,11 +146,12 @@ static bool compare_known(Facts *F, int b, const RkInstr *d, bool *truth)
     int key = !opt_const_def(F->x, x) ? x : !opt_const_def(F->x, y) ? y : -1;
     if (key < 0 || key >= F->f->nvalues)
         return false; /* two constants: folding's */
-    RkElem e = x >= 0 && x < F->f->nvalues ? F->elem[x] : RK_E_F32;
+    const RkType *t = x >= 0 && x < F->f->nvalues ? F->x->type[x] : NULL;
+    RkElem e = t ? t->elem : RK_E_F32; /* unknown: the widest set of outcomes */
     int left = e == RK_E_F32 ? LT | EQ | GT | UN : LT | EQ | GT;
     for (int i = 0; i < F->cmp[key].n; i++) {
         Held h = F->cmp[key].v[i];
-        if (!dominates(F, h.block, b))
+        if (!opt_cfg_dominates(&F->g, h.block, b))
             continue;
         const RkInstr *c = def_of(F, h.value);
         if (!comparison(c))
@@ -184,7 +178,7 @@ static bool known(Facts *F, int b, int v, bool *truth, int depth)
     if (c && c->type->elem == RK_E_BOOL)
         return *truth = c->bits & 1, true;
     for (int i = 0; v >= 0 && v < F->f->nvalues && i < F->on[v].n; i++)
-        if (dominates(F, F->on[v].v[i].block, b))
+        if (opt_cfg_dominates(&F->g, F->on[v].v[i].block, b))
             return *truth = F->on[v].v[i].truth, true;
     RkInstr *d = def_of(F, v);
     if (!boolean(d) || depth > 8)
@@ -205,26 +199,6 @@ static bool known(Facts *F, int b, int v, bool *truth, int depth)
     return false;
 }
 
-static void element_types(Facts *F)
-{
-    RkFunc *f = F->f;
-    F->elem = calloc((size_t)f->nvalues + 1, sizeof(RkElem));
-    for (int i = 0; i < f->nvalues; i++)
-        F->elem[i] = RK_E_F32; /* unknown: the widest set of outcomes */
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i] >= 0 && f->params[i] < f->nvalues && f->ptypes[i])
-            F->elem[f->params[i]] = f->ptypes[i]->elem;
-    for (int i = 0; i < f->nblocks; i++) {
-        RkBlock *b = f->blocks[i];
-        for (int k = 0; k < b->nparams; k++)
-            if (b->params[k] >= 0 && b->params[k] < f->nvalues && b->ptypes[k])
-                F->elem[b->params[k]] = b->ptypes[k]->elem;
-        for (int k = 0; k < b->ninstrs; k++)
-            if (b->instrs[k]->id >= 0 && b->instrs[k]->id < f->nvalues && b->instrs[k]->type)
-                F->elem[b->instrs[k]->id] = b->instrs[k]->type->elem;
-    }
-}
-
 static void hold(Helds *l, Held h)
 {
     if (l->n == l->cap) {
@@ -234,37 +208,11 @@ static void hold(Helds *l, Held h)
     l->v[l->n++] = h;
 }
 
-/* The dominator tree's preorder and postorder numbers (an explicit
- * stack: thousands of blocks may nest), and every fact indexed by its
- * value and, for a comparison, by its non-constant operands. */
+/* Every fact indexed by its value and, for a comparison, by its
+ * non-constant operands. */
 static void index_facts(Facts *F)
 {
-    int nb = F->f->nblocks, *first = calloc((size_t)nb + 2, sizeof(int));
-    int *kids = malloc(sizeof(int) * (size_t)(nb + 1)), *fill = calloc((size_t)nb + 1, sizeof(int));
-    for (int i = 1; i < F->g.nrpo; i++)
-        first[F->g.idom[F->g.rpo[i]] + 1]++;
-    for (int b = 0; b < nb; b++)
-        first[b + 1] += first[b];
-    for (int i = 1; i < F->g.nrpo; i++) {
-        int b = F->g.rpo[i], p = F->g.idom[b];
-        kids[first[p] + fill[p]++] = b;
-    }
-    int *stack = malloc(sizeof(int) * (size_t)(nb + 1)), *next = calloc((size_t)nb + 1, sizeof(int));
-    int sp = 0, clock = 0;
-    stack[sp++] = 0;
-    F->pre[0] = clock++;
-    while (sp) {
-        int b = stack[sp - 1];
-        if (first[b] + next[b] < first[b + 1]) {
-            int c = kids[first[b] + next[b]++];
-            F->pre[c] = clock++;
-            stack[sp++] = c;
-        } else {
-            F->post[b] = clock++;
-            sp--;
-        }
-    }
-    free(first), free(kids), free(fill), free(stack), free(next);
+    int nb = F->f->nblocks;
     for (int p = 0; p < nb; p++)
         for (int i = 0; i < F->nown[p]; i++) {
             Held h = {p, F->own[p][i].value, F->own[p][i].truth};
@@ -334,11 +282,8 @@ bool opt_branch_facts(Fn *x)
     F.own = calloc((size_t)nb + 1, sizeof(Fact *));
     F.nown = calloc((size_t)nb + 1, sizeof(int));
     F.capown = calloc((size_t)nb + 1, sizeof(int));
-    element_types(&F);
     for (int i = 0; i < F.g.nrpo; i++)
         edge_facts(&F, F.g.rpo[i]);
-    F.pre = malloc(sizeof(int) * (size_t)(nb + 1));
-    F.post = malloc(sizeof(int) * (size_t)(nb + 1));
     F.on = calloc((size_t)f->nvalues + 1, sizeof(Helds));
     F.cmp = calloc((size_t)f->nvalues + 1, sizeof(Helds));
     index_facts(&F);
@@ -349,8 +294,8 @@ bool opt_branch_facts(Fn *x)
         free(F.own[i]);
     for (int v = 0; v < f->nvalues; v++)
         free(F.on[v].v), free(F.cmp[v].v);
-    free(F.own), free(F.nown), free(F.capown), free(F.elem);
-    free(F.pre), free(F.post), free(F.on), free(F.cmp);
+    free(F.own), free(F.nown), free(F.capown);
+    free(F.on), free(F.cmp);
     opt_cfg_free(&F.g);
     return drop_unreached(f) || changed;
 }

@@ -47,8 +47,9 @@
  *      a constant, a cbr they decide (or on a constant) a br, and the
  *      blocks no longer reached go;
  *  12. sinking (sink.c), after that fixed point: a uniform integer or
- *      Boolean instruction whose readers all come after a loop it takes
- *      no part in moves to the block that dominates them. */
+ *      Boolean instruction moves to the later block that dominates all
+ *      its readers (past a loop it takes no part in, or into the arm of
+ *      a branch that reads it), never into a deeper loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,12 +68,21 @@ static void index_defs(Fn *x)
     RkFunc *f = x->f;
     x->def = calloc((size_t)f->nvalues + 1, sizeof *x->def);
     x->uses = calloc((size_t)f->nvalues + 1, sizeof *x->uses);
+    x->type = calloc((size_t)f->nvalues + 1, sizeof *x->type);
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i] >= 0 && f->params[i] < f->nvalues)
+            x->type[f->params[i]] = f->ptypes[i];
     for (int i = 0; i < f->nblocks; i++) {
         RkBlock *b = f->blocks[i];
+        for (int k = 0; k < b->nparams; k++)
+            if (b->params[k] >= 0 && b->params[k] < f->nvalues)
+                x->type[b->params[k]] = b->ptypes[k];
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *in = b->instrs[j];
-            if (in->id >= 0 && in->id < f->nvalues)
+            if (in->id >= 0 && in->id < f->nvalues) {
                 x->def[in->id] = in;
+                x->type[in->id] = in->type;
+            }
             for (int k = 0; k < in->nargs; k++)
                 if (in->args[k] >= 0 && in->args[k] < f->nvalues)
                     x->uses[in->args[k]]++;
@@ -95,6 +105,7 @@ static void reindex(Fn *x)
 {
     free(x->def);
     free(x->uses);
+    free(x->type);
     index_defs(x);
 }
 
@@ -547,7 +558,7 @@ static bool each_instr(Fn *x, bool (*one)(Fn *, RkInstr *))
 
 static void optimise(RkFunc *f, const RkProfile *p)
 {
-    Fn x = {f, NULL, NULL};
+    Fn x = {f, NULL, NULL, NULL};
     index_defs(&x);
     while (substitute(&x))
         reindex(&x);
@@ -588,6 +599,7 @@ static void optimise(RkFunc *f, const RkProfile *p)
         reindex(&x);
     free(x.def);
     free(x.uses);
+    free(x.type);
 }
 
 int main(int argc, char **argv)

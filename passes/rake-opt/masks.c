@@ -32,17 +32,6 @@ static int known(Fn *x, int id)
     return d && d->opc == RK_OP_MASK_CONST && d->nargs == 0 ? (int)(d->bits & 1) : -1;
 }
 
-static const RkType *type_of(Fn *x, int id)
-{
-    RkInstr *d = id >= 0 && id < x->f->nvalues ? x->def[id] : NULL;
-    if (d)
-        return d->type;
-    for (int i = 0; i < x->f->nparams; i++)
-        if (x->f->params[i] == id)
-            return x->f->ptypes[i];
-    return NULL;
-}
-
 static RkInstr *int_splat(Fn *x, int id)
 {
     RkInstr *d = id >= 0 && id < x->f->nvalues ? x->def[id] : NULL;
@@ -65,7 +54,7 @@ static bool fixed_compare(Fn *x, RkInstr *in)
     const RkOpInfo *op = rk_nir_op_info(in->opc);
     if (!op || op->shape != SH_CMP || in->nargs != 2)
         return false;
-    const RkType *t = type_of(x, in->args[0]);
+    const RkType *t = in->args[0] >= 0 && in->args[0] < x->f->nvalues ? x->type[in->args[0]] : NULL;
     if (!t || t->kind != RK_T_RACK || !rk_elem_is_int(t->elem))
         return false;
     const char *pred = strrchr(op->name, '.') + 1;

@@ -5,8 +5,8 @@
  *   facts.c  branch facts: conditions decided by the branches that
  *            dominate them, and the blocks no path reaches any more
  *   masks.c  comparisons whose outcome is fixed, and what reads them
- *   sink.c   uniform values computed before a loop and read only after
- *            it move past it */
+ *   sink.c   uniform values move to the later block that dominates their
+ *            readers (past a loop they take no part in) */
 #ifndef RAKE_OPT_H
 #define RAKE_OPT_H
 
@@ -17,8 +17,9 @@
 
 typedef struct Fn {
     RkFunc *f;
-    RkInstr **def; /* by value id */
+    RkInstr **def;        /* by value id */
     int *uses;
+    const RkType **type;  /* by value id: parameters and block parameters too */
 } Fn;
 
 /* cfg.c: blocks by position in f->blocks; the entry is position 0 */
@@ -29,13 +30,14 @@ typedef struct OptCfg {
     int *order;       /* per position: its number in rpo, -1 unreached */
     int *idom;        /* per position: its immediate dominator, -1 unreached */
     int *first, *preds; /* edges into b come from preds[first[b] .. first[b+1]) */
+    int *pre, *post;  /* per reached position: its dominator-tree numbers */
 } OptCfg;
 void opt_cfg_build(OptCfg *g, RkFunc *f);
 void opt_cfg_free(OptCfg *g);
 int opt_cfg_pos(const OptCfg *g, int block_id);
 int opt_cfg_successors(const RkBlock *b, int s[2]); /* block ids */
 int opt_cfg_nca(const OptCfg *g, int a, int b);     /* nearest common dominator */
-bool opt_cfg_dominates(const OptCfg *g, int a, int b);
+bool opt_cfg_dominates(const OptCfg *g, int a, int b); /* both reached: O(1) */
 
 /* main.c */
 void opt_replace_uses(RkFunc *f, int from, int to);

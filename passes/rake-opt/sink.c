@@ -33,7 +33,6 @@ typedef struct Sink {
     char **body;   /* per loop: its blocks (by position) */
     int nloops;
     int *reader;   /* per value: the nearest common dominator of its readers, -1 none */
-    const RkType **type; /* per value: its type (parameters and block parameters too) */
 } Sink;
 
 /* Natural loops: for each back edge t -> h (h dominates t), h and the
@@ -101,24 +100,6 @@ static bool integral(const RkType *t)
            (t->kind == RK_T_PTR || rk_elem_is_int(t->elem) || t->elem == RK_E_BOOL);
 }
 
-static void value_types(Sink *k)
-{
-    RkFunc *f = k->x->f;
-    k->type = calloc((size_t)f->nvalues + 1, sizeof *k->type);
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i] >= 0 && f->params[i] < f->nvalues)
-            k->type[f->params[i]] = f->ptypes[i];
-    for (int b = 0; b < f->nblocks; b++) {
-        RkBlock *blk = f->blocks[b];
-        for (int i = 0; i < blk->nparams; i++)
-            if (blk->params[i] >= 0 && blk->params[i] < f->nvalues)
-                k->type[blk->params[i]] = blk->ptypes[i];
-        for (int j = 0; j < blk->ninstrs; j++)
-            if (blk->instrs[j]->id >= 0 && blk->instrs[j]->id < f->nvalues)
-                k->type[blk->instrs[j]->id] = blk->instrs[j]->type;
-    }
-}
-
 static bool movable(const Sink *k, const RkInstr *in)
 {
     Fn *x = k->x;
@@ -131,7 +112,7 @@ static bool movable(const Sink *k, const RkInstr *in)
         !integral(in->type))
         return false;
     for (int a = 0; a < in->nargs; a++)
-        if (in->args[a] < 0 || in->args[a] >= x->f->nvalues || !integral(k->type[in->args[a]]))
+        if (in->args[a] < 0 || in->args[a] >= x->f->nvalues || !integral(x->type[in->args[a]]))
             return false; /* a float operand (u.cvt of an f32, a float comparison) */
     return true;
 }
@@ -174,7 +155,6 @@ bool opt_sink(Fn *x)
     opt_cfg_build(&k.g, x->f);
     find_loops(&k);
     find_readers(&k);
-    value_types(&k);
     bool changed = false;
     for (int i = 0; i < k.g.nrpo; i++)
         changed |= sink_block(&k, k.g.rpo[i]);
@@ -182,7 +162,6 @@ bool opt_sink(Fn *x)
         free(k.body[l]);
     free(k.body);
     free(k.reader);
-    free(k.type);
     opt_cfg_free(&k.g);
     return changed;
 }
