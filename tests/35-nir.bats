@@ -562,6 +562,10 @@ fma_operands() {
     [ "$(grep -c 'rack.cmp' "$out")" -eq 2 ] && grep -q 'rack.cmp.le %0, %0$' "$out" &&
         grep -q '= rack.sub %0, %1$' "$out" && ! grep -q 'sanitized\|through' "$out" ||
         fail_file "$km" "a fixed mask is left, or the f32 one went"
+    # a block parameter compared with itself: the i32 one folds, the f32 stays
+    { ! grep -q 'rack.cmp.le %2, %2' "$REWRITE/known-masks-param.opt.txt" &&
+        grep -q 'rack.cmp.le %3, %3$' "$REWRITE/known-masks-param.opt.txt"; } ||
+        fail_file "$REWRITE/known-masks-param.opt.txt" "the i32 self-comparison is left, or the f32 one went"
     # ints stores its splat of 7 for k (%14; in the tail %31), floats its own x (%13)
     grep -q '^  rack.compress_store %18, %15, %14$' "$REWRITE/kept-splat.opt.txt" &&
         grep -q '^  rack.compress_store %36, %33, %31 {through=%28}$' "$REWRITE/kept-splat.opt.txt" &&
