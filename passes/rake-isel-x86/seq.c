@@ -70,6 +70,8 @@ static const RkMFunc *vf_func;
 
 static VFact *fact(int v)
 {
+    if (v < 0)
+        rk_diag_internal("rake-isel-x86: a fact asked of no value (vreg %d)", v);
     if (vf_func != S->mf) {
         vf_func = S->mf;
         for (int i = 0; i < nvf; i++)
@@ -265,6 +267,8 @@ void note_zero_through(int d, const int *src, int n)
 {
     int m = -1;
     for (int i = 0; i < n; i++) {
+        if (src[i] < 0)
+            return; /* a benign select read raw (select.c raw_operands): not made */
         if (zero_splat(src[i]))
             continue;
         int z = fact(src[i])->zero_out;
