@@ -8,18 +8,21 @@
  * that don't match the parameters, and virtual registers or parameters
  * in an allocated document. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
 #include "ir.h"
 #include "mir.h"
+#include "strmap.h"
 
 typedef struct Dec {
     RkMModule *m;
     const RkTarget *t;
     RkMFunc *f;
     json_t *blocks;
+    RkStrMap labels; /* the function's block labels: index + 1 */
 } Dec;
 
 static void only_keys(json_t *o, ...)
@@ -158,9 +161,9 @@ static void access(json_t *o, bool *def, bool *use)
 
 static int label_index(Dec *d, const char *label)
 {
-    for (int b = 0; b < d->f->nblocks; b++)
-        if (!strcmp(d->f->blocks[b]->label, label))
-            return b;
+    void *b = rk_strmap_get(&d->labels, label);
+    if (b)
+        return (int)((intptr_t)b - 1);
     rk_ir_fail("no block is labelled \"%s\"", label);
 }
 
@@ -462,11 +465,10 @@ static void dec_block_head(Dec *d, json_t *o, int b)
         rk_ir_push_key("label");
         rk_ir_fail("bad label: a label is letters, digits and underscores");
     }
-    for (int k = 0; k < d->f->nblocks; k++)
-        if (!strcmp(d->f->blocks[k]->label, label)) {
-            rk_ir_push_key("label");
-            rk_ir_fail("two blocks are labelled \"%s\"", label);
-        }
+    if (rk_strmap_add(&d->labels, label, (void *)(intptr_t)(b + 1)) != (void *)(intptr_t)(b + 1)) {
+        rk_ir_push_key("label");
+        rk_ir_fail("two blocks are labelled \"%s\"", label);
+    }
     rk_mir_block(d->f, label);
     rk_ir_pop();
 }
@@ -717,6 +719,8 @@ static void dec_func(Dec *d, json_t *o)
         dec_block_body(d, json_array_get(blocks, b), (int)b);
     check_edges(d);
     rk_ir_pop();
+    rk_strmap_free(&d->labels);
+    d->labels = (RkStrMap){0};
     /* a register never used keeps the class it was created with */
     for (int v = 0; v < f->nvregs; v++)
         if (f->vclass[v] < 0)
@@ -735,7 +739,7 @@ RkMModule *rk_mir_decode(json_t *root)
         rk_ir_fail_at("/target", "'%s' has no native backend target table", m->target);
     m->allocated = rk_ir_get_bool(root, "allocated");
     json_t *fs = rk_ir_get_array(root, "functions", true);
-    Dec d = {m, m->t, NULL, NULL};
+    Dec d = {m, m->t, NULL, NULL, {0}};
     rk_ir_push_key("functions");
     for (size_t i = 0; i < json_array_size(fs); i++) {
         rk_ir_push_index(i);

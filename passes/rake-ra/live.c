@@ -1,11 +1,15 @@
 /* live.c: where each virtual register is live.
  *
- * Liveness is the usual backward data flow over the control-flow graph,
- * on bit sets as wide as the function has virtual registers: a block's
- * live-in set is what it reads before writing (jump arguments are read by
- * the terminator; parameters are written on entry) plus what is live out
- * and not written; live-out is the union of the successors' live-in
- * sets; iterate to the fixed point.
+ * Liveness is the usual least fixed point over the control-flow graph (a
+ * block's live-in set is what it reads before writing, jump arguments
+ * read by the terminator and parameters written on entry, plus what is
+ * live out and not written; live-out is the union of the successors'
+ * live-in sets), computed one value at a time: from each block that
+ * reads a value before writing it, backwards through predecessors until
+ * a block that writes it.  That costs as much as the values' live ranges
+ * are long, where bit sets as wide as the function's values in every
+ * block cost blocks times values: a general run of 3,000 checked
+ * accesses (a trap block each) spent a second in them.
  *
  * Each virtual register then gets its live segments, one per block at
  * most: from its definition (or the start of the block, if it is live
@@ -49,23 +53,7 @@ RkMInstr *ra_instr_at(Ra *ra, int pos)
     return i >= 0 && i < blk->ninstrs ? &blk->instrs[i] : NULL;
 }
 
-/* --- bit sets ------------------------------------------------------------------------- */
-
-typedef struct Sets {
-    int words;
-    uint64_t *gen, *kill, *in, *out; /* per block, `words` each */
-} Sets;
-
-static uint64_t *row(uint64_t *s, int words, int b) { return s + (size_t)b * (size_t)words; }
-
-static void mark_use(Sets *s, int b, int v)
-{
-    uint64_t bit = 1ull << (v & 63);
-    if (!(row(s->kill, s->words, b)[v >> 6] & bit))
-        row(s->gen, s->words, b)[v >> 6] |= bit;
-}
-
-static void mark_def(Sets *s, int b, int v) { row(s->kill, s->words, b)[v >> 6] |= 1ull << (v & 63); }
+/* --- liveness, one value at a time ------------------------------------------------------ */
 
 /* The registers an operand names: at most three (out has room for them). */
 static void op_regs(const RkMOp *o, RkMReg *out, int *n)
@@ -90,11 +78,84 @@ static void op_regs(const RkMOp *o, RkMReg *out, int *n)
 static bool op_writes(const RkMOp *o, int k) { return k == 0 && o->kind == RK_MO_REG && o->def; }
 static bool op_reads(const RkMOp *o, int k) { return k > 0 || o->kind != RK_MO_REG || o->use; }
 
-static void block_sets(Ra *ra, Sets *s, int b)
+/* A (block, vreg) pair: an occurrence, or a membership of a live set. */
+typedef struct Pair {
+    int b, v;
+} Pair;
+
+typedef struct Pairs {
+    Pair *p;
+    size_t n, cap;
+} Pairs;
+
+static void pairs_add(Pairs *x, int b, int v)
+{
+    if (x->n == x->cap) {
+        x->cap = x->cap ? 2 * x->cap : 256;
+        x->p = realloc(x->p, sizeof *x->p * x->cap);
+        if (!x->p)
+            rk_diag_internal("out of memory for liveness");
+    }
+    x->p[x->n++] = (Pair){b, v};
+}
+
+/* Pairs grouped by key (the block, or the vreg): first[k]..first[k + 1]
+ * index items, in the order they were added. */
+typedef struct Groups {
+    int *first, *items;
+} Groups;
+
+static Groups group(const Pairs *x, int nkeys, bool by_block)
+{
+    Groups g = {calloc((size_t)nkeys + 2, sizeof(int)), malloc(sizeof(int) * (x->n + 1))};
+    if (!g.first || !g.items)
+        rk_diag_internal("out of memory for liveness");
+    for (size_t i = 0; i < x->n; i++)
+        g.first[(by_block ? x->p[i].b : x->p[i].v) + 2]++;
+    for (int k = 0; k < nkeys; k++)
+        g.first[k + 2] += g.first[k + 1];
+    for (size_t i = 0; i < x->n; i++) {
+        int k = by_block ? x->p[i].b : x->p[i].v;
+        g.items[g.first[k + 1]++] = by_block ? x->p[i].v : x->p[i].b;
+    }
+    return g; /* first[k + 1] now ends group k, first[k] starts it */
+}
+
+static void groups_free(Groups *g)
+{
+    free(g->first);
+    free(g->items);
+}
+
+/* Which blocks each vreg is read in before it is written there (uses)
+ * and which blocks write it (defs); stamp[v] is the last block that
+ * wrote v, so a read after a write in the same block is no use. */
+typedef struct Occur {
+    Pairs uses, defs;
+    int *wrote, *used; /* per vreg: block + 1 */
+} Occur;
+
+static void note_use(Occur *o, int b, int v)
+{
+    if (o->wrote[v] != b + 1 && o->used[v] != b + 1) {
+        o->used[v] = b + 1;
+        pairs_add(&o->uses, b, v);
+    }
+}
+
+static void note_def(Occur *o, int b, int v)
+{
+    if (o->wrote[v] != b + 1) {
+        o->wrote[v] = b + 1;
+        pairs_add(&o->defs, b, v);
+    }
+}
+
+static void block_occurrences(Ra *ra, Occur *o, int b)
 {
     RkMBlock *blk = ra->f->blocks[b];
     for (int k = 0; k < blk->nparams; k++)
-        mark_def(s, b, blk->params[k].num);
+        note_def(o, b, blk->params[k].num);
     for (int i = 0; i < blk->ninstrs; i++) {
         RkMInstr *in = &blk->instrs[i];
         for (int pass = 0; pass < 2; pass++) /* reads before writes */
@@ -106,51 +167,92 @@ static void block_sets(Ra *ra, Sets *s, int b)
                     if (!regs[j].virt)
                         continue;
                     if (pass == 0 && op_reads(&in->ops[k], j))
-                        mark_use(s, b, regs[j].num);
+                        note_use(o, b, regs[j].num);
                     if (pass == 1 && op_writes(&in->ops[k], j))
-                        mark_def(s, b, regs[j].num);
+                        note_def(o, b, regs[j].num);
                 }
             }
     }
     RkMTerm *t = &blk->term;
     for (int k = 0; k < t->nargs; k++)
-        mark_use(s, b, t->args[k].num);
+        note_use(o, b, t->args[k].num);
     const RkMOp *r = rk_mir_term_reg(t);
     if (r && r->reg.virt)
-        mark_use(s, b, r->reg.num);
+        note_use(o, b, r->reg.num);
 }
 
-static Sets liveness(Ra *ra)
+/* Live sets, per block: the vregs live on entry and on exit. */
+typedef struct Live {
+    Groups in, out;
+} Live;
+
+/* Each vreg's liveness by exploring backwards from the blocks that read
+ * it, through predecessors, stopping at blocks that write it: the least
+ * fixed point of in = use + (out - def), out = the successors' in, as
+ * the iterative bit-set data flow gives, in time proportional to how
+ * far each value lives rather than blocks times values. */
+static Live liveness(Ra *ra)
 {
     RkMFunc *f = ra->f;
-    Sets s;
-    s.words = (f->nvregs + 63) / 64 + 1;
-    size_t total = (size_t)s.words * (size_t)f->nblocks;
-    s.gen = calloc(total, 8);
-    s.kill = calloc(total, 8);
-    s.in = calloc(total, 8);
-    s.out = calloc(total, 8);
-    if (!s.gen || !s.kill || !s.in || !s.out)
+    int nb = f->nblocks, nv = f->nvregs;
+    Occur o = {{0}, {0}, calloc((size_t)nv + 1, sizeof(int)), calloc((size_t)nv + 1, sizeof(int))};
+    Pairs edges = {0}, in = {0}, out = {0};
+    int *is_def = calloc((size_t)nb + 1, sizeof(int)), *in_at = calloc((size_t)nb + 1, sizeof(int));
+    int *out_at = calloc((size_t)nb + 1, sizeof(int)), *work = malloc(sizeof(int) * ((size_t)nb + 1));
+    if (!o.wrote || !o.used || !is_def || !in_at || !out_at || !work)
         rk_diag_internal("out of memory for liveness");
-    for (int b = 0; b < f->nblocks; b++)
-        block_sets(ra, &s, b);
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int b = f->nblocks - 1; b >= 0; b--) {
-            const RkMTerm *t = &f->blocks[b]->term;
-            uint64_t *out = row(s.out, s.words, b), *in = row(s.in, s.words, b);
-            for (int w = 0; w < s.words; w++) {
-                uint64_t o = 0;
-                for (int k = 0; k < rk_mir_nsuccs(t); k++)
-                    o |= row(s.in, s.words, rk_mir_succ(t, k))[w];
-                uint64_t i = row(s.gen, s.words, b)[w] | (o & ~row(s.kill, s.words, b)[w]);
-                changed |= o != out[w] || i != in[w];
-                out[w] = o;
-                in[w] = i;
+    for (int b = 0; b < nb; b++) {
+        block_occurrences(ra, &o, b);
+        const RkMTerm *t = &f->blocks[b]->term;
+        for (int k = 0; k < rk_mir_nsuccs(t); k++)
+            pairs_add(&edges, rk_mir_succ(t, k), b); /* "v" holds the predecessor */
+    }
+    Groups preds = group(&edges, nb, true), uses = group(&o.uses, nv, false),
+           defs = group(&o.defs, nv, false);
+    for (int v = 0; v < nv; v++) {
+        int stamp = v + 1, top = 0;
+        for (int i = defs.first[v]; i < defs.first[v + 1]; i++)
+            is_def[defs.items[i]] = stamp;
+        for (int i = uses.first[v]; i < uses.first[v + 1]; i++) {
+            int b = uses.items[i];
+            if (in_at[b] != stamp) {
+                in_at[b] = stamp;
+                pairs_add(&in, b, v);
+                work[top++] = b;
+            }
+        }
+        while (top) {
+            int b = work[--top];
+            for (int i = preds.first[b]; i < preds.first[b + 1]; i++) {
+                int p = preds.items[i];
+                if (out_at[p] == stamp)
+                    continue;
+                out_at[p] = stamp;
+                pairs_add(&out, p, v);
+                if (is_def[p] != stamp && in_at[p] != stamp) {
+                    in_at[p] = stamp;
+                    pairs_add(&in, p, v);
+                    work[top++] = p;
+                }
             }
         }
     }
-    return s;
+    Live l = {group(&in, nb, true), group(&out, nb, true)};
+    groups_free(&preds);
+    groups_free(&uses);
+    groups_free(&defs);
+    free(o.uses.p);
+    free(o.defs.p);
+    free(o.wrote);
+    free(o.used);
+    free(edges.p);
+    free(in.p);
+    free(out.p);
+    free(is_def);
+    free(in_at);
+    free(out_at);
+    free(work);
+    return l;
 }
 
 /* --- intervals ------------------------------------------------------------------------ */
@@ -226,49 +328,77 @@ static void instr_ranges(Ra *ra, RkMInstr *in, int pos)
         ra->r[in->ops[1].reg.num].hint = in->ops[0].reg.num;
 }
 
+/* The vregs block b names or has live (blk[v].lo != -2 marks them). */
+typedef struct Touched {
+    int *v, n;
+} Touched;
+
+static void note(Touched *t, const Range *blk, int v)
+{
+    if (blk[v].lo == -2 && blk[v].hi != -3) {
+        t->v[t->n++] = v;
+        ((Range *)blk)[v].hi = -3; /* listed; touch() sets it */
+    }
+}
+
 /* Block b's segment of each vreg: the hull of its positions in b (blk[v]),
- * appended to the vreg's list. */
-static void block_segments(Ra *ra, const Sets *s, int b, Range *blk)
+ * appended to the vreg's list.  blk[] is all untouched on entry and on
+ * return; only the vregs the block names or has live are visited. */
+static void block_segments(Ra *ra, const Live *l, int b, Range *blk, Touched *t)
 {
     RkMFunc *f = ra->f;
     RkMBlock *bl = f->blocks[b];
     int start = ra->pos.start[b], end = ra->pos.start[b + 1] - 1;
-    for (int v = 0; v < f->nvregs; v++) {
-        blk[v].lo = blk[v].hi = -2;
-        blk[v].hint = -1;
+    t->n = 0;
+    for (int i = l->in.first[b]; i < l->in.first[b + 1]; i++) {
+        int v = l->in.items[i];
+        note(t, blk, v);
+        touch(&blk[v], b == 0 && ra->r[v].pinned ? -1 : start);
     }
-    for (int v = 0; v < f->nvregs; v++) {
-        uint64_t bit = 1ull << (v & 63);
-        if (row(s->in, s->words, b)[v >> 6] & bit)
-            touch(&blk[v], b == 0 && ra->r[v].pinned ? -1 : start);
-        if (row(s->out, s->words, b)[v >> 6] & bit) {
-            touch(&blk[v], end);
-            ra->r[v].live_out = true;
-        }
+    for (int i = l->out.first[b]; i < l->out.first[b + 1]; i++) {
+        int v = l->out.items[i];
+        note(t, blk, v);
+        touch(&blk[v], end);
+        ra->r[v].live_out = true;
     }
-    for (int k = 0; k < bl->nparams; k++)
+    for (int k = 0; k < bl->nparams; k++) {
+        note(t, blk, bl->params[k].num);
         touch(&blk[bl->params[k].num], start);
+    }
+    for (int i = 0; i < bl->ninstrs; i++)
+        for (int k = 0; k < bl->instrs[i].nops; k++) {
+            RkMReg regs[3];
+            int n;
+            op_regs(&bl->instrs[i].ops[k], regs, &n);
+            for (int j = 0; j < n; j++)
+                if (regs[j].virt)
+                    note(t, blk, regs[j].num);
+        }
     Range *saved = ra->r;
     ra->r = blk; /* instr_ranges touches the block's ranges */
     for (int i = 0; i < bl->ninstrs; i++)
         instr_ranges(ra, &bl->instrs[i], start + 1 + i);
     ra->r = saved;
-    for (int v = 0; v < f->nvregs; v++)
+    for (int k = 0; k < bl->term.nargs; k++) {
+        note(t, blk, bl->term.args[k].num);
+        touch(&blk[bl->term.args[k].num], end);
+    }
+    const RkMOp *tr = rk_mir_term_reg(&bl->term);
+    if (tr && tr->reg.virt) {
+        note(t, blk, tr->reg.num);
+        touch(&blk[tr->reg.num], end);
+    }
+    for (int i = 0; i < t->n; i++) {
+        int v = t->v[i];
         if (blk[v].hint >= 0)
             ra->r[v].hint = blk[v].hint;
-    for (int k = 0; k < bl->term.nargs; k++)
-        touch(&blk[bl->term.args[k].num], end);
-    const RkMOp *tr = rk_mir_term_reg(&bl->term);
-    if (tr && tr->reg.virt)
-        touch(&blk[tr->reg.num], end);
-    for (int v = 0; v < f->nvregs; v++)
-        if (blk[v].lo != -2) {
-            if (b == 0 && ra->r[v].pinned)
-                blk[v].lo = -1; /* an argument is live from the entry */
-            touch(&ra->r[v], blk[v].lo);
-            touch(&ra->r[v], blk[v].hi);
-            add_seg(&ra->r[v], blk[v].lo, blk[v].hi);
-        }
+        if (b == 0 && ra->r[v].pinned)
+            blk[v].lo = -1; /* an argument is live from the entry */
+        touch(&ra->r[v], blk[v].lo);
+        touch(&ra->r[v], blk[v].hi);
+        add_seg(&ra->r[v], blk[v].lo, blk[v].hi);
+        blk[v] = (Range){-2, -2, NULL, 0, 0, -1, -1, false, false};
+    }
 }
 
 void ra_intervals(Ra *ra)
@@ -286,20 +416,22 @@ void ra_intervals(Ra *ra)
         x->reg = f->args[a].reg.num;
         x->pinned = true;
     }
-    Sets s = liveness(ra);
-    Range *blk = calloc((size_t)f->nvregs + 1, sizeof *blk);
-    if (!blk)
+    Live l = liveness(ra);
+    Range *blk = malloc(sizeof *blk * ((size_t)f->nvregs + 1));
+    Touched t = {malloc(sizeof(int) * ((size_t)f->nvregs + 1)), 0};
+    if (!blk || !t.v)
         rk_diag_internal("out of memory for live ranges");
+    for (int v = 0; v <= f->nvregs; v++)
+        blk[v] = (Range){-2, -2, NULL, 0, 0, -1, -1, false, false};
     for (int b = 0; b < f->nblocks; b++)
-        block_segments(ra, &s, b, blk);
+        block_segments(ra, &l, b, blk, &t);
     for (int a = 0; a < f->nargs; a++) { /* an unused argument: live at the entry */
         Range *x = &ra->r[f->args[a].vreg];
         if (!x->nseg && f->args[a].stack < 0)
             add_seg(x, -1, -1);
     }
     free(blk);
-    free(s.gen);
-    free(s.kill);
-    free(s.in);
-    free(s.out);
+    free(t.v);
+    groups_free(&l.in);
+    groups_free(&l.out);
 }
