@@ -22,6 +22,75 @@ static const char *str_at(const ElfSection *strtab, uint32_t off)
     return memchr(s, 0, strtab->size - off) ? s : "";
 }
 
+/* qsort's comparators see only the indices: the object is here. */
+static const ElfObject *sorting;
+
+static int by_name(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    int c = strcmp(sorting->symbols[x].name, sorting->symbols[y].name);
+    return c ? c : (x > y) - (x < y);
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    uint64_t p = sorting->text_relocs[x].offset, q = sorting->text_relocs[y].offset;
+    return p != q ? (p > q) - (p < q) : (x > y) - (x < y);
+}
+
+static int *identity(int n)
+{
+    int *v = malloc(sizeof(int) * ((size_t)n + 1));
+    if (!v)
+        abort();
+    for (int i = 0; i < n; i++)
+        v[i] = i;
+    return v;
+}
+
+static void index_object(ElfObject *o)
+{
+    sorting = o;
+    o->by_name = identity(o->nsymbols);
+    qsort(o->by_name, (size_t)o->nsymbols, sizeof(int), by_name);
+    o->by_offset = identity(o->nrelocs);
+    qsort(o->by_offset, (size_t)o->nrelocs, sizeof(int), by_offset);
+    sorting = NULL;
+}
+
+const int *elf_symbols_named(const ElfObject *o, const char *name, int *n)
+{
+    int lo = 0, hi = o->nsymbols; /* the first whose name is >= name */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(o->symbols[o->by_name[mid]].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int end = lo;
+    while (end < o->nsymbols && !strcmp(o->symbols[o->by_name[end]].name, name))
+        end++;
+    *n = end - lo;
+    return o->by_name + lo;
+}
+
+const ElfReloc *elf_reloc_at(const ElfObject *o, uint64_t off)
+{
+    int lo = 0, hi = o->nrelocs;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (o->text_relocs[o->by_offset[mid]].offset < off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < o->nrelocs && o->text_relocs[o->by_offset[lo]].offset == off
+               ? &o->text_relocs[o->by_offset[lo]]
+               : NULL;
+}
+
 ElfObject *elf_read(const uint8_t *b, size_t n, const char **why)
 {
     *why = NULL;
@@ -73,12 +142,16 @@ ElfObject *elf_read(const uint8_t *b, size_t n, const char **why)
         ElfSection *s = &o->sections[i];
         if (s->type != 2 /* SYMTAB */)
             continue;
-        if (s->entsize != 24 || s->link >= (uint32_t)shnum) {
-            *why = "bad symbol table";
+        if (s->entsize != 24 || s->link >= (uint32_t)shnum || o->symbols) {
+            *why = o->symbols ? "two symbol tables" : "bad symbol table";
             return NULL;
         }
         o->nsymbols = (int)(s->size / 24);
         o->symbols = calloc((size_t)o->nsymbols + 1, sizeof *o->symbols);
+        if (!o->symbols) {
+            *why = "no memory for the symbols";
+            return NULL;
+        }
         for (int k = 0; k < o->nsymbols; k++) {
             const uint8_t *e = s->data + (uint64_t)k * 24;
             ElfSymbol *y = &o->symbols[k];
@@ -100,7 +173,13 @@ ElfObject *elf_read(const uint8_t *b, size_t n, const char **why)
             return NULL;
         }
         int nr = (int)(s->size / 24);
-        o->text_relocs = calloc((size_t)nr + 1, sizeof *o->text_relocs);
+        /* any number of tables may apply to .text: they add up */
+        ElfReloc *grown = realloc(o->text_relocs, sizeof *grown * ((size_t)o->nrelocs + (size_t)nr + 1));
+        if (!grown) {
+            *why = "no memory for the relocations";
+            return NULL;
+        }
+        o->text_relocs = grown;
         for (int k = 0; k < nr; k++) {
             const uint8_t *e = s->data + (uint64_t)k * 24;
             uint64_t info = u64(e + 8);
@@ -113,5 +192,6 @@ ElfObject *elf_read(const uint8_t *b, size_t n, const char **why)
                                                       (int64_t)u64(e + 16)};
         }
     }
+    index_object(o);
     return o;
 }

@@ -40,9 +40,19 @@ typedef struct ElfObject {
     int nrelocs;
     int text;    /* section index of .text, -1 if none */
     int rodata;  /* section index of .rodata, -1 if none */
+    int *by_name;   /* symbol indices by name, then index (elf_symbols_named) */
+    int *by_offset; /* relocation indices by offset, then index (elf_reloc_at) */
 } ElfObject;
 
 /* NULL and *why set when the bytes aren't a relocatable ELF64 object. */
 ElfObject *elf_read(const uint8_t *bytes, size_t n, const char **why);
+
+/* The symbols called name: *n of them, their indices in symbol-table
+ * order (a run of by_name).  A lookup is a binary search: a whole
+ * program's object has a symbol per check site and trampoline. */
+const int *elf_symbols_named(const ElfObject *o, const char *name, int *n);
+
+/* The first .text relocation at offset off, or NULL. */
+const ElfReloc *elf_reloc_at(const ElfObject *o, uint64_t off);
 
 #endif

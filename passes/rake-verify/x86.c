@@ -53,6 +53,7 @@
 #include "mir.h"
 #include "profile.h"
 #include "nirops.h"
+#include "strmap.h"
 #include "target.h"
 #include "verify.h"
 
@@ -178,6 +179,7 @@ typedef struct Ctx {
     cs_insn *ci;      /* the disassembly */
     size_t n;         /* its instructions, without loop heads' padding */
     size_t decoded;   /* what cs_disasm returned (cs_free frees that many) */
+    int *slow_before; /* per flattened instruction: the slow calls before it */
     bool failed;
 } Ctx;
 
@@ -290,7 +292,6 @@ static bool stack_arg_load(const Ctx *c, const RkMInstr *mi)
            (!strcmp(mi->op, c->t->stack_load[0]) || !strcmp(mi->op, c->t->stack_load[1]));
 }
 
-static const ElfReloc *reloc_at(Ctx *c, uint64_t off);
 
 /* --- slow blocks' trampolines ------------------------------------------------------
  *
@@ -335,7 +336,7 @@ static void note_save(const Ctx *c, const Insn *in, bool after, Saves *sv)
 static bool tramp_call(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
     const char *want = rk_mir_slow_helper(mi);
-    const ElfReloc *r = reloc_at(c, in->addr + 1);
+    const ElfReloc *r = elf_reloc_at(c->obj, in->addr + 1);
     return r && r->sym && r->sym->name && !strcmp(r->sym->name, want);
 }
 
@@ -343,10 +344,11 @@ static void verify_trampoline(Ctx *c, csh h, const RkMInstr *mi, int k)
 {
     const char *name = rk_arena_printf(&rk_heap, "rk_tramp_%s_%d", c->f->name, k);
     const ElfSymbol *sym = NULL;
-    for (int i = 0; i < c->obj->nsymbols; i++)
-        if (c->obj->symbols[i].name && !strcmp(c->obj->symbols[i].name, name) &&
-            c->obj->symbols[i].shndx == c->obj->text)
-            sym = &c->obj->symbols[i];
+    int nnamed;
+    const int *named = elf_symbols_named(c->obj, name, &nnamed);
+    for (int i = 0; i < nnamed; i++)
+        if (c->obj->symbols[named[i]].shndx == c->obj->text)
+            sym = &c->obj->symbols[named[i]];
     if (!sym)
         return violation(c, NULL, "control-flow", "no trampoline %s for a slow block", name);
     ElfSection *text = &c->obj->sections[c->obj->text];
@@ -441,16 +443,15 @@ static void check_slow_call(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
     if (strncmp(in->mnem, c->t->slow->call, strlen(c->t->slow->call)) || in->nops != 1)
         return violation(c, in, "selection", "the selection calls a slow block here");
-    int k = 0;
-    for (const RkMInstr *p = c->fl.ins; p < mi; p++)
-        k += slow_here(c, p);
+    int k = c->slow_before[mi - c->fl.ins];
     const char *want = rk_arena_printf(&rk_heap, "rk_tramp_%s_%d", c->f->name, k);
     const char *target = in->ops[0] + (in->ops[0][0] == '$');
     unsigned long long to = strtoull(target, NULL, 0);
-    for (int i = 0; i < c->obj->nsymbols; i++) {
-        const ElfSymbol *s = &c->obj->symbols[i];
-        if (s->name && !strcmp(s->name, want) && s->shndx == c->obj->text && s->value == to &&
-            !reloc_at(c, in->addr + 1))
+    int n;
+    const int *named = elf_symbols_named(c->obj, want, &n);
+    for (int i = 0; i < n; i++) {
+        const ElfSymbol *s = &c->obj->symbols[named[i]];
+        if (s->shndx == c->obj->text && s->value == to && !elf_reloc_at(c->obj, in->addr + 1))
             return;
     }
     violation(c, in, "control-flow", "a run calls only its slow blocks' trampolines: this "
@@ -591,14 +592,6 @@ static void check_cross(Ctx *c, const Insn *in, const RkMInstr *mi)
               in->mnem, mi->origin);
 }
 
-static const ElfReloc *reloc_at(Ctx *c, uint64_t off)
-{
-    for (int i = 0; i < c->obj->nrelocs; i++)
-        if (c->obj->text_relocs[i].offset == off)
-            return &c->obj->text_relocs[i];
-    return NULL;
-}
-
 static void check_constant(Ctx *c, const Insn *in, const RkMInstr *mi)
 {
     int cidx = -1;
@@ -610,9 +603,9 @@ static void check_constant(Ctx *c, const Insn *in, const RkMInstr *mi)
     /* the displacement: the instruction's last four bytes, or the four
      * before a trailing immediate byte (vcmpps $imm, .LC(%rip), ...) */
     uint64_t end = in->addr + (uint64_t)in->size;
-    const ElfReloc *r = reloc_at(c, end - 4);
+    const ElfReloc *r = elf_reloc_at(c->obj, end - 4);
     if (!r)
-        r = reloc_at(c, end - 5);
+        r = elf_reloc_at(c->obj, end - 5);
     if (!r || r->type != 2 /* R_X86_64_PC32 */ || r->sym->shndx != c->obj->rodata)
         return violation(c, in, "relocation", "a constant operand needs an R_X86_64_PC32 "
                                               "relocation into .rodata");
@@ -726,6 +719,11 @@ static void verify_function(Ctx *c, csh h)
                          (unsigned long long)decoded);
     }
     drop_padding(c);
+    c->slow_before = rk_arena_alloc(&rk_heap, sizeof(int) * ((size_t)c->fl.n + 1));
+    for (int i = 0, k = 0; i <= c->fl.n; i++) {
+        c->slow_before[i] = k;
+        k += i < c->fl.n && slow_here(c, &c->fl.ins[i]);
+    }
     Insn *ins = rk_arena_alloc(&rk_heap, sizeof *ins * (c->n + 1));
     int fmas = 0;
     for (size_t i = 0; i < c->n && !c->failed; i++) {
@@ -773,29 +771,51 @@ static Range *selection_ranges(ElfObject *obj, const RkMModule *m, int *n)
 {
     Range *r = rk_arena_alloc(&rk_heap, sizeof *r * (size_t)(m->nfuncs + 1));
     *n = 0;
-    for (int k = 0; k < m->nfuncs; k++)
-        for (int i = 0; i < obj->nsymbols; i++) {
-            const ElfSymbol *s = &obj->symbols[i];
-            if (s->type == 2 && s->shndx == obj->text && !strcmp(s->name, m->funcs[k]->name)) {
+    for (int k = 0; k < m->nfuncs; k++) {
+        int nn;
+        const int *named = elf_symbols_named(obj, m->funcs[k]->name, &nn);
+        for (int i = 0; i < nn; i++) {
+            const ElfSymbol *s = &obj->symbols[named[i]];
+            if (s->type == 2 && s->shndx == obj->text) {
                 r[(*n)++] = (Range){s->value, s->value + s->size};
                 break;
             }
         }
+    }
     return r;
 }
 
 /* In a whole program's object the C compiler's functions share .text
  * with the kernels and runs: only relocations inside those are judged. */
+static int by_from(const void *a, const void *b)
+{
+    uint64_t x = ((const Range *)a)->from, y = ((const Range *)b)->from;
+    return (x > y) - (x < y);
+}
+
+/* Whether off lies in one of the n ranges, sorted by from (functions'
+ * symbols don't overlap). */
+static bool inside_any(const Range *r, int n, uint64_t off)
+{
+    int lo = 0, hi = n; /* the first range starting after off */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r[mid].from <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && off < r[lo - 1].to;
+}
+
 static int check_relocs(ElfObject *obj, const RkMModule *m, bool whole)
 {
     int bad = 0, nr;
     Range *sel = selection_ranges(obj, m, &nr);
+    qsort(sel, (size_t)nr, sizeof *sel, by_from);
     for (int i = 0; i < obj->nrelocs; i++) {
         const ElfReloc *r = &obj->text_relocs[i];
-        bool inside = false;
-        for (int k = 0; k < nr && !inside; k++)
-            inside = r->offset >= sel[k].from && r->offset < sel[k].to;
-        if (whole && !inside)
+        if (whole && !inside_any(sel, nr, r->offset))
             continue;
         if (r->type != 2 || r->sym->shndx != obj->rodata) {
             fprintf(stderr, "rake-verify: relocation: .text+0x%llx has relocation type %u "
@@ -811,19 +831,18 @@ static int check_relocs(ElfObject *obj, const RkMModule *m, bool whole)
 static int check_symbols(ElfObject *obj, const RkMModule *m)
 {
     int bad = 0;
+    RkStrMap known = {0};
+    for (int k = 0; k < m->nfuncs; k++)
+        rk_strmap_add(&known, m->funcs[k]->name, (void *)m->funcs[k]);
     for (int i = 0; i < obj->nsymbols; i++) {
         const ElfSymbol *s = &obj->symbols[i];
-        if (s->type != 2 /* FUNC */)
-            continue;
-        bool known = false;
-        for (int k = 0; k < m->nfuncs; k++)
-            known |= !strcmp(m->funcs[k]->name, s->name);
-        if (!known) {
+        if (s->type == 2 /* FUNC */ && !rk_strmap_get(&known, s->name)) {
             fprintf(stderr, "rake-verify: symbols: function %s is not in the selection\n",
                     s->name);
             bad++;
         }
     }
+    rk_strmap_free(&known);
     return bad;
 }
 
@@ -846,10 +865,12 @@ int verify_x86(ElfObject *obj, const RkMModule *m, const RkProfile *p, bool whol
     for (int k = 0; k < m->nfuncs; k++) {
         const RkMFunc *f = m->funcs[k];
         ElfSymbol *sym = NULL;
-        for (int i = 0; i < obj->nsymbols; i++)
-            if (obj->symbols[i].type == 2 && !strcmp(obj->symbols[i].name, f->name))
-                sym = &obj->symbols[i];
-        Ctx c = {p, m->t, m, f, {NULL, 0, NULL, NULL}, obj, sym, NULL, 0, 0, false};
+        int n;
+        const int *named = elf_symbols_named(obj, f->name, &n);
+        for (int i = 0; i < n; i++)
+            if (obj->symbols[named[i]].type == 2)
+                sym = &obj->symbols[named[i]];
+        Ctx c = {p, m->t, m, f, {NULL, 0, NULL, NULL}, obj, sym, NULL, 0, 0, NULL, false};
         if (!sym || sym->shndx != obj->text || sym->bind != 1 /* GLOBAL */ ||
             sym->visibility != 2 /* HIDDEN */) {
             fprintf(stderr, "rake-verify: %s: symbols: expected a hidden global function "
