@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "dom.h"
 #include "ir.h"
 #include "nir.h"
 #include "nirops.h"
@@ -40,8 +41,8 @@ typedef struct V {
     int errors;
     bool fpx;
     int lanes;
-    uint64_t *dom;   /* row b (words bits): the blocks that dominate block b */
-    int nb, words;
+    RkDom dom;       /* over block indices; roots: the entry and blocks nothing jumps to */
+    int (*ids)[2];   /* (block id, index) of every block, sorted: block_index */
     FILE *out;
     int first_fn;    /* index of the first function with a violation */
     int fn_index;
@@ -100,12 +101,51 @@ static void define(V *v, int id, const RkType *t, int block, int pos, RkInstr *i
     v->defs[id] = (Def){t, block, pos, in, true};
 }
 
-static int block_index(const RkFunc *f, int id)
+static int by_id(const void *a, const void *b)
 {
-    for (int i = 0; i < f->nblocks; i++)
-        if (f->blocks[i]->id == id)
-            return i;
-    return -1;
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void index_ids(V *v)
+{
+    int nb = v->f->nblocks;
+    v->ids = calloc((size_t)nb + 1, sizeof *v->ids);
+    if (!v->ids)
+        rk_diag_internal("out of memory for the block index");
+    for (int i = 0; i < nb; i++)
+        v->ids[i][0] = v->f->blocks[i]->id, v->ids[i][1] = i;
+    qsort(v->ids, (size_t)nb, sizeof *v->ids, by_id);
+}
+
+/* The place in ids of the first block called id, or -1. */
+static int id_slot(const V *v, int id)
+{
+    int lo = 0, hi = v->f->nblocks;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (v->ids[mid][0] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < v->f->nblocks && v->ids[lo][0] == id ? lo : -1;
+}
+
+/* The index of the first block called id, or -1. */
+static int block_index(const V *v, int id)
+{
+    int k = id_slot(v, id);
+    return k < 0 ? -1 : v->ids[k][1];
+}
+
+/* How many blocks before index i have its id. */
+static int earlier_twins(const V *v, int i)
+{
+    int k = id_slot(v, v->f->blocks[i]->id), n = 0;
+    while (v->ids[k + n][1] != i)
+        n++;
+    return n;
 }
 
 static void successors(const RkBlock *b, int *s, int *n)
@@ -119,79 +159,44 @@ static void successors(const RkBlock *b, int *s, int *n)
     }
 }
 
+/* A block no path from a root reaches (in a cycle of blocks that only
+ * jump to each other) is dominated by every block, as the meet over no
+ * path says; a block nothing jumps to is dominated by itself alone. */
 static bool dominates(const V *v, int a, int b)
 {
-    return (v->dom[(size_t)b * (size_t)v->words + (size_t)(a / 64)] >> (a % 64)) & 1;
+    if (v->dom.order[b] < 0)
+        return true;
+    return rk_dom_dominates(&v->dom, a, b);
 }
 
-/* The predecessors of each block, by index: pred[first[b] .. first[b+1]). */
-static int *predecessors(const RkFunc *f, int **first_out)
-{
-    int nb = f->nblocks, total = 0;
-    int *first = calloc((size_t)nb + 2, sizeof(int));
-    int (*succ)[2] = calloc((size_t)nb + 1, sizeof *succ);
-    int *nsucc = calloc((size_t)nb + 1, sizeof(int));
-    for (int p = 0; p < nb; p++) {
-        int s[2];
-        successors(f->blocks[p], s, &nsucc[p]);
-        for (int k = 0; k < nsucc[p]; k++)
-            if ((succ[p][k] = block_index(f, s[k])) >= 0)
-                first[succ[p][k] + 1]++, total++;
-    }
-    for (int b = 0; b < nb; b++)
-        first[b + 1] += first[b];
-    int *pred = calloc((size_t)total + 1, sizeof(int)), *at = calloc((size_t)nb + 1, sizeof(int));
-    for (int p = 0; p < nb; p++)
-        for (int k = 0; k < nsucc[p]; k++)
-            if (succ[p][k] >= 0)
-                pred[first[succ[p][k]] + at[succ[p][k]]++] = p;
-    free(succ);
-    free(nsucc);
-    free(at);
-    *first_out = first;
-    return pred;
-}
-
-/* Iterative dominators, as bit sets: the entry dominates itself only; any
- * other block is dominated by itself and what dominates all of its
- * predecessors (itself only when it has none).  Each pass costs the edges
- * times nb/64 words, so thousands of blocks (a bounds check per access)
- * take milliseconds. */
+/* The edges between blocks by index (a target that doesn't exist is -1)
+ * and the roots: the entry and every block no edge reaches. */
 static void dominators(V *v)
 {
     const RkFunc *f = v->f;
-    int nb = f->nblocks, w = (nb + 63) / 64;
-    v->nb = nb;
-    v->words = w;
-    v->dom = calloc((size_t)nb * (size_t)w + 1, sizeof(uint64_t));
-    uint64_t *meet = calloc((size_t)w + 1, sizeof(uint64_t));
-    for (int b = 1; b < nb; b++)
-        for (int a = 0; a < nb; a++)
-            v->dom[(size_t)b * w + a / 64] |= 1ull << (a % 64);
-    v->dom[0] = 1;
-    int *first, *pred = predecessors(f, &first);
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (int b = 1; b < nb; b++) {
-            uint64_t *row = v->dom + (size_t)b * w;
-            for (int k = 0; k < w; k++)
-                meet[k] = first[b] < first[b + 1] ? ~0ull : 0;
-            for (int i = first[b]; i < first[b + 1]; i++)
-                for (int k = 0; k < w; k++)
-                    meet[k] &= v->dom[(size_t)pred[i] * w + k];
-            meet[b / 64] |= 1ull << (b % 64);
-            if (nb % 64)
-                meet[w - 1] &= (1ull << (nb % 64)) - 1;
-            if (memcmp(meet, row, sizeof(uint64_t) * (size_t)w)) {
-                memcpy(row, meet, sizeof(uint64_t) * (size_t)w);
-                changed = true;
-            }
+    int nb = f->nblocks, ns = 0, nroots = 0;
+    int *sfirst = calloc((size_t)nb + 2, sizeof(int)), *succ = calloc(2 * (size_t)nb + 1, sizeof(int));
+    int *roots = calloc((size_t)nb + 1, sizeof(int));
+    char *entered = calloc((size_t)nb + 1, 1);
+    if (!sfirst || !succ || !roots || !entered)
+        rk_diag_internal("out of memory for dominators");
+    for (int b = 0; b < nb; b++) {
+        int s[2], n;
+        successors(f->blocks[b], s, &n);
+        sfirst[b] = ns;
+        for (int k = 0; k < n; k++) {
+            int t = block_index(v, s[k]);
+            succ[ns++] = t;
+            if (t >= 0)
+                entered[t] = 1;
         }
     }
-    free(meet);
-    free(pred);
-    free(first);
+    sfirst[nb] = ns;
+    for (int b = 0; b < nb; b++)
+        if (b == 0 || !entered[b])
+            roots[nroots++] = b;
+    rk_dom_build(&v->dom, nb, sfirst, succ, roots, nroots);
+    free(sfirst), free(succ), free(roots), free(entered);
 }
 
 static const RkType *use(V *v, const RkInstr *in, int id, int block, int pos)
@@ -726,7 +731,7 @@ static void check_regions(V *v, const RkBlock *b, int bi)
                 continue;
             for (int k = 0; k < f->blocks[i]->ninstrs; k++)
                 if (f->blocks[i]->instrs[k]->fused == b->instrs[j]->fused &&
-                    i < block_index(f, b->id))
+                    i < block_index(v, b->id))
                     fail(v, b->instrs[j], "fused-contiguous", "region %d spans blocks",
                          b->instrs[j]->fused);
         }
@@ -737,7 +742,7 @@ static void check_regions(V *v, const RkBlock *b, int bi)
 
 static void check_edge(V *v, const RkEdge *e, int block, int pos)
 {
-    int bi = block_index(v->f, e->block);
+    int bi = block_index(v, e->block);
     if (bi < 0) {
         fail(v, NULL, "branch-target", "b%d branches to b%d, which doesn't exist",
              v->f->blocks[block]->id, e->block);
@@ -812,11 +817,11 @@ static void verify_func(V *v)
         free(v->defs);
         return;
     }
+    index_ids(v);
     for (int i = 0; i < f->nblocks; i++) {
         const RkBlock *b = f->blocks[i];
-        for (int j = 0; j < i; j++)
-            if (f->blocks[j]->id == b->id)
-                fail(v, NULL, "duplicate-block", "two blocks are b%d", b->id);
+        for (int j = earlier_twins(v, i); j > 0; j--)
+            fail(v, NULL, "duplicate-block", "two blocks are b%d", b->id);
         if (i == 0 && b->nparams)
             fail(v, NULL, "entry-params", "the entry block b%d takes parameters", b->id);
         for (int p = 0; p < b->nparams; p++)
@@ -860,7 +865,8 @@ static void verify_func(V *v)
         check_term(v, b, i);
     }
     free(v->defs);
-    free(v->dom);
+    rk_dom_free(&v->dom);
+    free(v->ids);
     free(v->region_first);
 }
 
@@ -869,7 +875,7 @@ static int verify_to(const RkNirModule *m, bool fpx, int lanes, FILE *out, int *
     int errors = 0;
     *first_fn = -1;
     for (int i = 0; i < m->nfuncs; i++) {
-        V v = {m->funcs[i], NULL, 0, 0, fpx, lanes, NULL, 0, 0, out, -1, i, NULL};
+        V v = {m->funcs[i], NULL, 0, 0, fpx, lanes, {0}, NULL, out, -1, i, NULL};
         verify_func(&v);
         errors += v.errors;
         if (*first_fn < 0)

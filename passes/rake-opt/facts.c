@@ -84,9 +84,9 @@ static void add_fact(Facts *F, int b, int value, bool truth)
  * and what follows from it through u.and, u.or and u.not. */
 static void edge_facts(Facts *F, int b)
 {
-    if (b == 0 || F->g.first[b + 1] - F->g.first[b] != 1)
+    if (b == 0 || F->g.dom.first[b + 1] - F->g.dom.first[b] != 1)
         return;
-    const RkTerm *t = &F->f->blocks[F->g.preds[F->g.first[b]]]->term;
+    const RkTerm *t = &F->f->blocks[F->g.dom.preds[F->g.dom.first[b]]]->term;
     if (t->kind != RK_TERM_CBR || t->to.block == t->alt.block)
         return;
     add_fact(F, b, t->value, t->to.block == F->f->blocks[b]->id);
@@ -263,7 +263,7 @@ static bool drop_unreached(RkFunc *f)
     opt_cfg_build(&g, f);
     int k = 0;
     for (int i = 0; i < f->nblocks; i++)
-        if (g.order[i] >= 0)
+        if (g.dom.order[i] >= 0)
             f->blocks[k++] = f->blocks[i];
     bool changed = k != f->nblocks;
     f->nblocks = k;
@@ -282,14 +282,14 @@ bool opt_branch_facts(Fn *x)
     F.own = calloc((size_t)nb + 1, sizeof(Fact *));
     F.nown = calloc((size_t)nb + 1, sizeof(int));
     F.capown = calloc((size_t)nb + 1, sizeof(int));
-    for (int i = 0; i < F.g.nrpo; i++)
-        edge_facts(&F, F.g.rpo[i]);
+    for (int i = 0; i < F.g.dom.nrpo; i++)
+        edge_facts(&F, F.g.dom.rpo[i]);
     F.on = calloc((size_t)f->nvalues + 1, sizeof(Helds));
     F.cmp = calloc((size_t)f->nvalues + 1, sizeof(Helds));
     index_facts(&F);
     bool changed = false;
-    for (int i = 0; i < F.g.nrpo; i++)
-        changed |= decide_block(&F, F.g.rpo[i]);
+    for (int i = 0; i < F.g.dom.nrpo; i++)
+        changed |= decide_block(&F, F.g.dom.rpo[i]);
     for (int i = 0; i < nb; i++)
         free(F.own[i]);
     for (int v = 0; v < f->nvalues; v++)

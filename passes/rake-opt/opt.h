@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dom.h"
 #include "nir.h"
 
 typedef struct Fn {
@@ -26,11 +27,7 @@ typedef struct Fn {
 typedef struct OptCfg {
     RkFunc *f;
     int *at, nat;     /* by block id: its position, -1 none */
-    int *rpo, nrpo;   /* reached positions in reverse postorder */
-    int *order;       /* per position: its number in rpo, -1 unreached */
-    int *idom;        /* per position: its immediate dominator, -1 unreached */
-    int *first, *preds; /* edges into b come from preds[first[b] .. first[b+1]) */
-    int *pre, *post;  /* per reached position: its dominator-tree numbers */
+    RkDom dom;        /* over positions, from the entry (lib/dom.h) */
 } OptCfg;
 void opt_cfg_build(OptCfg *g, RkFunc *f);
 void opt_cfg_free(OptCfg *g);

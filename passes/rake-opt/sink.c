@@ -41,8 +41,8 @@ static void find_loops(Sink *k)
 {
     int nb = k->x->f->nblocks, cap = 0, *stack = malloc(sizeof(int) * (size_t)(nb + 1));
     for (int h = 0; h < nb; h++)
-        for (int e = k->g.first[h]; e < k->g.first[h + 1]; e++) {
-            int t = k->g.preds[e];
+        for (int e = k->g.dom.first[h]; e < k->g.dom.first[h + 1]; e++) {
+            int t = k->g.dom.preds[e];
             if (!opt_cfg_dominates(&k->g, h, t))
                 continue;
             if (k->nloops == cap) {
@@ -56,9 +56,9 @@ static void find_loops(Sink *k)
                 in[t] = 1, stack[sp++] = t;
             while (sp) {
                 int b = stack[--sp];
-                for (int q = k->g.first[b]; q < k->g.first[b + 1]; q++)
-                    if (!in[k->g.preds[q]])
-                        in[k->g.preds[q]] = 1, stack[sp++] = k->g.preds[q];
+                for (int q = k->g.dom.first[b]; q < k->g.dom.first[b + 1]; q++)
+                    if (!in[k->g.dom.preds[q]])
+                        in[k->g.dom.preds[q]] = 1, stack[sp++] = k->g.dom.preds[q];
             }
         }
     free(stack);
@@ -66,7 +66,7 @@ static void find_loops(Sink *k)
 
 static void read_in(Sink *k, int v, int b)
 {
-    if (v < 0 || v >= k->x->f->nvalues || k->g.order[b] < 0)
+    if (v < 0 || v >= k->x->f->nvalues || k->g.dom.order[b] < 0)
         return;
     k->reader[v] = k->reader[v] < 0 ? b : opt_cfg_nca(&k->g, k->reader[v], b);
 }
@@ -136,7 +136,7 @@ static bool sink_block(Sink *k, int b)
             continue;
         int s = k->reader[in->id];
         while (s != b && !no_deeper(k, s, b))
-            s = k->g.idom[s];
+            s = k->g.dom.idom[s];
         if (s == b || !opt_cfg_dominates(&k->g, b, s))
             continue;
         memmove(&blk->instrs[j], &blk->instrs[j + 1], sizeof(RkInstr *) * (size_t)(blk->ninstrs - j - 1));
@@ -156,8 +156,8 @@ bool opt_sink(Fn *x)
     find_loops(&k);
     find_readers(&k);
     bool changed = false;
-    for (int i = 0; i < k.g.nrpo; i++)
-        changed |= sink_block(&k, k.g.rpo[i]);
+    for (int i = 0; i < k.g.dom.nrpo; i++)
+        changed |= sink_block(&k, k.g.dom.rpo[i]);
     for (int l = 0; l < k.nloops; l++)
         free(k.body[l]);
     free(k.body);
