@@ -53,6 +53,8 @@ typedef struct Cg {
     RkModule *m;
     const char *source, *target;
     const char *src_text;    /* NULL when the source can't be read */
+    const char **line_at;    /* where each of its lines starts (out.c line_start) */
+    int nlines;
     Buf sites;               /* rk_sites entries */
     int nsites;
     RkLoc *site_locs;

@@ -283,18 +283,32 @@ const char *literal(RkNode *lit, RkElem e)
 
 /* --- trap sites ---------------------------------------------------------------- */
 
+/* Where each line of the source starts (G->line_at[l - 1]), found once:
+ * a program's every trap site quotes its line. */
+static const char *line_start(int line)
+{
+    if (!G->line_at) {
+        int cap = 0;
+        for (const char *p = G->src_text;;) {
+            G->line_at = rk_arena_grow(&rk_heap, G->line_at, G->nlines, &cap, sizeof *G->line_at, 64);
+            G->line_at[G->nlines++] = p;
+            const char *nl = strchr(p, '\n');
+            if (!nl)
+                break;
+            p = nl + 1;
+        }
+    }
+    return line <= G->nlines ? G->line_at[line - 1] : NULL;
+}
+
 /* The quoted line and caret lib/diag.c's quote_line prints, or NULL. */
 static const char *quote(RkLoc loc)
 {
     if (loc.line <= 0 || !G->src_text)
         return NULL;
-    const char *p = G->src_text;
-    for (int l = 1; l < loc.line && *p; l++) {
-        p = strchr(p, '\n');
-        if (!p)
-            return NULL;
-        p++;
-    }
+    const char *p = line_start(loc.line);
+    if (!p)
+        return NULL;
     const char *end = strchr(p, '\n');
     size_t len = end ? (size_t)(end - p) : strlen(p);
     if (len && p[len - 1] == '\r')
