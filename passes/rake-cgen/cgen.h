@@ -30,6 +30,7 @@ typedef struct Buf {
 } Buf;
 
 void buf_add(Buf *b, const char *s);
+void buf_addn(Buf *b, const char *s, size_t n); /* n bytes of s */
 void buf_printf(Buf *b, const char *fmt, ...) RK_PRINTF(2, 3);
 /* s as C string literal pieces, one per source line. */
 void buf_cstring(Buf *b, const char *s, size_t n);

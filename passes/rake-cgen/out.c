@@ -32,17 +32,19 @@ static char *vstr(const char *f, va_list ap)
     return s;
 }
 
-void buf_add(Buf *b, const char *s)
+void buf_add(Buf *b, const char *s) { buf_addn(b, s, strlen(s)); }
+
+void buf_addn(Buf *b, const char *s, size_t n)
 {
-    size_t n = strlen(s);
     if (b->len + n + 1 > b->cap) {
         b->cap = (b->len + n + 1) * 2;
         b->s = realloc(b->s, b->cap);
         if (!b->s)
             rk_diag_internal("out of memory");
     }
-    memcpy(b->s + b->len, s, n + 1);
+    memcpy(b->s + b->len, s, n);
     b->len += n;
+    b->s[b->len] = 0;
 }
 
 void buf_printf(Buf *b, const char *f, ...)
@@ -60,16 +62,21 @@ void buf_cstring(Buf *b, const char *s, size_t n)
     buf_add(b, "\"");
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '\\' || c == '"' || c == '?')
+        size_t plain = 0; /* a run of characters that stand for themselves */
+        while (i + plain < n && s[i + plain] >= 32 && s[i + plain] < 127 &&
+               !strchr("\\\"?", s[i + plain]))
+            plain++;
+        if (plain) {
+            buf_addn(b, s + i, plain);
+            i += plain - 1;
+        } else if (c == '\\' || c == '"' || c == '?')
             buf_printf(b, "\\%c", c);
         else if (c == '\n')
             buf_add(b, i + 1 < n ? "\\n\"\n    \"" : "\\n");
         else if (c == '\t')
             buf_add(b, "\\t");
-        else if (c < 32 || c >= 127)
-            buf_printf(b, "\\%03o", c);
         else
-            buf_printf(b, "%c", c);
+            buf_printf(b, "\\%03o", c);
     }
     buf_add(b, "\"");
 }
