@@ -5,7 +5,9 @@
  * the blocks the entry reaches in reverse postorder, the edges into each
  * (a cbr whose two edges reach one block counts twice) and the dominator
  * tree, numbered so that dominance is two comparisons.  Unreached blocks
- * have order -1 and no dominator; nothing here changes the function. */
+ * have order -1 and no dominator.  opt_cfg_find_loops adds the natural
+ * loops, for the rewrites that mustn't make a value live, or computed,
+ * in a loop it wasn't in.  Nothing here changes the function. */
 #include <stdlib.h>
 
 #include "opt.h"
@@ -66,8 +68,49 @@ bool opt_cfg_dominates(const OptCfg *g, int a, int b) { return rk_dom_dominates(
 
 int opt_cfg_nca(const OptCfg *g, int a, int b) { return rk_dom_nca(&g->dom, a, b); }
 
+/* Natural loops: for each back edge t -> h (h dominates t), h and the
+ * blocks that reach t without passing h. */
+void opt_cfg_find_loops(OptCfg *g)
+{
+    int nb = g->f->nblocks, cap = 0, *stack = malloc(sizeof(int) * (size_t)(nb + 1));
+    const RkDom *d = &g->dom;
+    for (int h = 0; h < nb; h++)
+        for (int e = d->first[h]; e < d->first[h + 1]; e++) {
+            int t = d->preds[e];
+            if (!opt_cfg_dominates(g, h, t))
+                continue;
+            if (g->nloops == cap) {
+                cap = cap ? 2 * cap : 4;
+                g->body = realloc(g->body, sizeof(char *) * (size_t)cap);
+            }
+            char *in = g->body[g->nloops++] = calloc((size_t)nb + 1, 1);
+            int sp = 0;
+            in[h] = 1;
+            if (!in[t])
+                in[t] = 1, stack[sp++] = t;
+            while (sp) {
+                int b = stack[--sp];
+                for (int q = d->first[b]; q < d->first[b + 1]; q++)
+                    if (!in[d->preds[q]])
+                        in[d->preds[q]] = 1, stack[sp++] = d->preds[q];
+            }
+        }
+    free(stack);
+}
+
+bool opt_cfg_loops_within(const OptCfg *g, int s, int b)
+{
+    for (int l = 0; l < g->nloops; l++)
+        if (g->body[l][s] && !g->body[l][b])
+            return false;
+    return true;
+}
+
 void opt_cfg_free(OptCfg *g)
 {
+    for (int l = 0; l < g->nloops; l++)
+        free(g->body[l]);
+    free(g->body);
     free(g->at);
     rk_dom_free(&g->dom);
     *g = (OptCfg){0};

@@ -62,6 +62,7 @@
 #include "nirproof.h"
 #include "opt.h"
 #include "profile.h"
+#include "types.h"
 
 static void index_defs(Fn *x)
 {
@@ -244,6 +245,28 @@ static bool contract(Fn *x)
         }
     }
     return changed;
+}
+
+static bool integral(const RkType *t)
+{
+    return t && t->kind != RK_T_RACK && t->kind != RK_T_MASK &&
+           (t->kind == RK_T_PTR || rk_elem_is_int(t->elem) || t->elem == RK_E_BOOL);
+}
+
+bool opt_uniform_arith(const Fn *x, const RkInstr *in)
+{
+    static const RkOp ops[] = {RK_OP_U_ADD, RK_OP_U_SUB, RK_OP_U_MUL, RK_OP_U_AND, RK_OP_U_OR,
+                               RK_OP_U_NEG, RK_OP_U_NOT, RK_OP_U_SELECT, RK_OP_U_CVT};
+    bool ok = rk_nir_op_info(in->opc) && rk_nir_op_info(in->opc)->shape == SH_UCMP;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        ok |= in->opc == ops[i];
+    if (!ok || in->id < 0 || !x->uses[in->id] || in->fused >= 0 || in->through >= 0 ||
+        !integral(in->type))
+        return false;
+    for (int a = 0; a < in->nargs; a++)
+        if (in->args[a] < 0 || in->args[a] >= x->f->nvalues || !integral(x->type[in->args[a]]))
+            return false; /* a float operand (u.cvt of an f32, a float comparison) */
+    return true;
 }
 
 /* 3. common subexpressions: a pure instruction equal to an earlier one in

@@ -28,6 +28,8 @@ typedef struct OptCfg {
     RkFunc *f;
     int *at, nat;     /* by block id: its position, -1 none */
     RkDom dom;        /* over positions, from the entry (lib/dom.h) */
+    char **body;      /* opt_cfg_find_loops: per natural loop, its blocks */
+    int nloops;
 } OptCfg;
 void opt_cfg_build(OptCfg *g, RkFunc *f);
 void opt_cfg_free(OptCfg *g);
@@ -35,11 +37,17 @@ int opt_cfg_pos(const OptCfg *g, int block_id);
 int opt_cfg_successors(const RkBlock *b, int s[2]); /* block ids */
 int opt_cfg_nca(const OptCfg *g, int a, int b);     /* nearest common dominator */
 bool opt_cfg_dominates(const OptCfg *g, int a, int b); /* both reached: O(1) */
+void opt_cfg_find_loops(OptCfg *g);
+bool opt_cfg_loops_within(const OptCfg *g, int s, int b); /* every loop holding s holds b */
 
 /* main.c */
 void opt_replace_uses(RkFunc *f, int from, int to);
 void opt_make_constant(RkInstr *in, uint64_t canonical);
 RkInstr *opt_const_def(Fn *x, int id); /* a scalar `const`, else NULL */
+/* A pure uniform instruction that can neither trap nor raise a flag, on
+ * and to integer, Boolean and pointer values, read by something, not
+ * fused or masked: what sinking may move and dominator CSE merge. */
+bool opt_uniform_arith(const Fn *x, const RkInstr *in);
 
 /* facts.c: true if a condition became a constant, a branch a jump, or a
  * block went (the caller reindexes) */

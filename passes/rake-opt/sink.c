@@ -30,39 +30,8 @@
 typedef struct Sink {
     Fn *x;
     OptCfg g;
-    char **body;   /* per loop: its blocks (by position) */
-    int nloops;
     int *reader;   /* per value: the nearest common dominator of its readers, -1 none */
 } Sink;
-
-/* Natural loops: for each back edge t -> h (h dominates t), h and the
- * blocks that reach t without passing h. */
-static void find_loops(Sink *k)
-{
-    int nb = k->x->f->nblocks, cap = 0, *stack = malloc(sizeof(int) * (size_t)(nb + 1));
-    for (int h = 0; h < nb; h++)
-        for (int e = k->g.dom.first[h]; e < k->g.dom.first[h + 1]; e++) {
-            int t = k->g.dom.preds[e];
-            if (!opt_cfg_dominates(&k->g, h, t))
-                continue;
-            if (k->nloops == cap) {
-                cap = cap ? 2 * cap : 4;
-                k->body = realloc(k->body, sizeof(char *) * (size_t)cap);
-            }
-            char *in = k->body[k->nloops++] = calloc((size_t)nb + 1, 1);
-            int sp = 0;
-            in[h] = 1;
-            if (!in[t])
-                in[t] = 1, stack[sp++] = t;
-            while (sp) {
-                int b = stack[--sp];
-                for (int q = k->g.dom.first[b]; q < k->g.dom.first[b + 1]; q++)
-                    if (!in[k->g.dom.preds[q]])
-                        in[k->g.dom.preds[q]] = 1, stack[sp++] = k->g.dom.preds[q];
-            }
-        }
-    free(stack);
-}
 
 static void read_in(Sink *k, int v, int b)
 {
@@ -94,48 +63,16 @@ static void find_readers(Sink *k)
     }
 }
 
-static bool integral(const RkType *t)
-{
-    return t && t->kind != RK_T_RACK && t->kind != RK_T_MASK &&
-           (t->kind == RK_T_PTR || rk_elem_is_int(t->elem) || t->elem == RK_E_BOOL);
-}
-
-static bool movable(const Sink *k, const RkInstr *in)
-{
-    Fn *x = k->x;
-    static const RkOp ops[] = {RK_OP_U_ADD, RK_OP_U_SUB, RK_OP_U_MUL, RK_OP_U_AND, RK_OP_U_OR,
-                               RK_OP_U_NEG, RK_OP_U_NOT, RK_OP_U_SELECT, RK_OP_U_CVT};
-    bool ok = rk_nir_op_info(in->opc) && rk_nir_op_info(in->opc)->shape == SH_UCMP;
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-        ok |= in->opc == ops[i];
-    if (!ok || in->id < 0 || !x->uses[in->id] || in->fused >= 0 || in->through >= 0 ||
-        !integral(in->type))
-        return false;
-    for (int a = 0; a < in->nargs; a++)
-        if (in->args[a] < 0 || in->args[a] >= x->f->nvalues || !integral(x->type[in->args[a]]))
-            return false; /* a float operand (u.cvt of an f32, a float comparison) */
-    return true;
-}
-
-/* Whether every loop holding block s holds block b too. */
-static bool no_deeper(const Sink *k, int s, int b)
-{
-    for (int l = 0; l < k->nloops; l++)
-        if (k->body[l][s] && !k->body[l][b])
-            return false;
-    return true;
-}
-
 static bool sink_block(Sink *k, int b)
 {
     RkBlock *blk = k->x->f->blocks[b];
     bool changed = false;
     for (int j = blk->ninstrs - 1; j >= 0; j--) {
         RkInstr *in = blk->instrs[j];
-        if (!movable(k, in) || k->reader[in->id] < 0)
+        if (!opt_uniform_arith(k->x, in) || k->reader[in->id] < 0)
             continue;
         int s = k->reader[in->id];
-        while (s != b && !no_deeper(k, s, b))
+        while (s != b && !opt_cfg_loops_within(&k->g, s, b))
             s = k->g.dom.idom[s];
         if (s == b || !opt_cfg_dominates(&k->g, b, s))
             continue;
@@ -153,14 +90,11 @@ bool opt_sink(Fn *x)
         return false;
     Sink k = {.x = x};
     opt_cfg_build(&k.g, x->f);
-    find_loops(&k);
+    opt_cfg_find_loops(&k.g);
     find_readers(&k);
     bool changed = false;
     for (int i = 0; i < k.g.dom.nrpo; i++)
         changed |= sink_block(&k, k.g.dom.rpo[i]);
-    for (int l = 0; l < k.nloops; l++)
-        free(k.body[l]);
-    free(k.body);
     free(k.reader);
     opt_cfg_free(&k.g);
     return changed;
