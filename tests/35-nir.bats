@@ -532,12 +532,14 @@ fma_operands() {
     grep -q '%17 : i64 = const i64:0x0000000000000001$' "$REWRITE/fold.opt.txt" && grep -q 'u.add %0, %17$' "$REWRITE/fold.opt.txt" ||
         fail_file "$REWRITE/fold.opt.txt" "0 - (-1) isn't 1, or the add of the parameter went"
     # ints: b0's false edge decides b2's and b3's branches (b4 stays:
-    # b7, which both edges of b6 reach, knows nothing); join's second
-    # comparison stays; floats' a < b false leaves a >= b open (NaN)
+    # b7, which both edges of b6 reach, knows nothing); join's b3 still
+    # branches (on b0's comparison, which dominator CSE gives it); floats'
+    # a < b false leaves a >= b open (NaN)
     sed -n '/^func @ints/,/^}/p' "$REWRITE/branch-facts.opt.txt" | grep -q '^b5' && fail_file "$REWRITE/branch-facts.opt.txt" "ints' unreached b5 is left"
     grep -A1 '^b2:$' "$REWRITE/branch-facts.opt.txt" | grep -q '^  br b3$' &&
         grep -q '^  cbr %14, b8, b4$' "$REWRITE/branch-facts.opt.txt" &&
-        [ "$(grep -c 'u.cmp.lt %0, %1$' "$REWRITE/branch-facts.opt.txt")" -eq 3 ] &&
+        [ "$(grep -c 'u.cmp.lt %0, %1$' "$REWRITE/branch-facts.opt.txt")" -eq 2 ] &&
+        sed -n '/^func @join/,/^}/p' "$REWRITE/branch-facts.opt.txt" | grep -A1 '^b3:$' | grep -q '^  cbr %2, b4, b5$' &&
         grep -q 'u.cmp.ge %0, %1$' "$REWRITE/branch-facts.opt.txt" ||
         fail_file "$REWRITE/branch-facts.opt.txt" "a branch is decided wrongly, or one that should be isn't"
     # sink: the and, the comparison and the select read only after the
@@ -571,6 +573,19 @@ fma_operands() {
         grep -q '^  rack.compress_store %36, %33, %31 {through=%28}$' "$REWRITE/kept-splat.opt.txt" &&
         grep -q '^  rack.compress_store %19, %15, %13$' "$REWRITE/kept-splat.opt.txt" ||
         fail_file "$REWRITE/kept-splat.opt.txt" "the compared column isn't stored as the splat, or a float one is"
+    # dom-cse: b1 and b3 read b0's widened k + 8 (%4), the loop b2 and the
+    # f32 add keep their own, b1's k + 9 stays
+    { sed -n '/^b1:/,/^b2/p' "$REWRITE/dom-cse.opt.txt" | grep -q '%18 : i64 = u.add %4, %16$' &&
+        sed -n '/^b3:/,/^b4/p' "$REWRITE/dom-cse.opt.txt" | grep -q '%31 : i64 = u.add %4, %30$' &&
+        [ "$(grep -c 'u.add %0, %' "$REWRITE/dom-cse.opt.txt")" -eq 3 ] &&
+        grep -q '%22 : i32 = u.add %0, %21$' "$REWRITE/dom-cse.opt.txt" &&
+        grep -q '%13 : f32 = u.add %1, %12$' "$REWRITE/dom-cse.opt.txt"; } ||
+        fail_file "$REWRITE/dom-cse.opt.txt" "k + 8 isn't b0's in b1 and b3, or it merged into the loop, or a float add merged"
+    # facts-and-operand: b1 branches on its second half, b3 selects on it
+    { grep -q '^  cbr %13, b3, b2$' "$REWRITE/facts-and-operand.opt.txt" &&
+        grep -q 'u.select %16, %18, %3$' "$REWRITE/facts-and-operand.opt.txt" &&
+        ! grep -q 'u.and\|u.or\|u.not\|copy' <(sed -n '/^b1:/,$p' "$REWRITE/facts-and-operand.opt.txt"); } ||
+        fail_file "$REWRITE/facts-and-operand.opt.txt" "a known half of a u.and or u.or is left"
     report
 }
 

@@ -11,7 +11,9 @@
  * (rk_lane_compare on sample lanes), the evaluators' own definition.
  *
  * Where the facts of a block decide one of its Boolean instructions
- * (u.cmp.*, and Boolean u.and, u.or, u.not), it becomes that constant;
+ * (u.cmp.*, and Boolean u.and, u.or, u.not), it becomes that constant,
+ * and a u.and with an operand known true (u.or: known false) becomes
+ * its other operand;
  * where they decide a `cbr`, the branch becomes a `br` to the edge it
  * takes (a branch on a constant too); blocks no path from the entry
  * reaches any more go.  A general run's loop guard is the case: the
@@ -228,6 +230,26 @@ static void index_facts(Facts *F)
         }
 }
 
+/* A u.and with an operand known true (u.or: known false) is its other
+ * operand, in b and everywhere b's value is read (blocks b dominates,
+ * where the fact holds too): it becomes a copy, which main.c's
+ * substitution removes.  A general run's second check of the same index
+ * tests `index >= 0 and end <= count`, the first half decided by the
+ * first check. */
+static bool drop_known_operand(Facts *F, int b, RkInstr *in)
+{
+    bool t, unit = in->opc == RK_OP_U_AND;
+    for (int k = 0; k < 2; k++)
+        if (known(F, b, in->args[k], &t, 0) && t == unit) {
+            int other = in->args[1 - k];
+            rk_nir_set_op(in, RK_OP_COPY);
+            in->args[0] = other;
+            in->nargs = 1;
+            return true;
+        }
+    return false;
+}
+
 /* Decide what the facts of block b decide in it. */
 static bool decide_block(Facts *F, int b)
 {
@@ -242,6 +264,8 @@ static bool decide_block(Facts *F, int b)
         if (known(F, b, in->id, &t, 0)) {
             opt_make_constant(in, t);
             changed = true;
+        } else if ((in->opc == RK_OP_U_AND || in->opc == RK_OP_U_OR) && in->nargs == 2) {
+            changed |= drop_known_operand(F, b, in);
         }
     }
     RkTerm *term = &blk->term;

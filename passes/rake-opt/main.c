@@ -45,8 +45,12 @@
  *  11. branch facts (facts.c), in the fixed point of 3, 4 and 9: a
  *      Boolean instruction that the branches dominating it decide becomes
  *      a constant, a cbr they decide (or on a constant) a br, and the
- *      blocks no longer reached go;
- *  12. sinking (sink.c), after that fixed point: a uniform integer or
+ *      blocks no longer reached go, and a u.and with a known-true operand
+ *      (u.or: known false) becomes its other operand;
+ *  12. dominator CSE (domcse.c), in that fixed point too: uniform integer
+ *      arithmetic equal to an instruction of a dominating block in the
+ *      same loops is replaced by it;
+ *  13. sinking (sink.c), after that fixed point: a uniform integer or
  *      Boolean instruction moves to the later block that dominates all
  *      its readers (past a loop it takes no part in, or into the arm of
  *      a branch that reads it), never into a deeper loop. */
@@ -606,6 +610,10 @@ static void optimise(RkFunc *f, const RkProfile *p)
             changed = true;
         }
         if (opt_branch_facts(&x)) {
+            reindex(&x);
+            changed = true;
+        }
+        if (opt_dom_cse(&x)) {
             reindex(&x);
             changed = true;
         }

@@ -5,6 +5,8 @@
  *   facts.c  branch facts: conditions decided by the branches that
  *            dominate them, and the blocks no path reaches any more
  *   masks.c  comparisons whose outcome is fixed, and what reads them
+ *   domcse.c uniform arithmetic equal to an instruction of a dominating
+ *            block in the same loops is replaced by it
  *   sink.c   uniform values move to the later block that dominates their
  *            readers (past a loop they take no part in) */
 #ifndef RAKE_OPT_H
@@ -56,6 +58,10 @@ bool opt_branch_facts(Fn *x);
 /* masks.c: true if a mask became a constant, or something reading one
  * folded (the caller reindexes) */
 bool opt_known_masks(Fn *x);
+
+/* domcse.c: true if an instruction was replaced by an equal one in a
+ * dominating block (the caller reindexes) */
+bool opt_dom_cse(Fn *x);
 
 /* sink.c: true if an instruction moved (the caller reindexes) */
 bool opt_sink(Fn *x);
