@@ -409,42 +409,61 @@ static void terminator(Flat *fl, const RkMTerm *tm, int self)
  * and branches, entered again by an unconditional jump from a later
  * block (the latch; a block that only forwards a jump is none: the edge
  * of a branch to the head's own forwarder).  Returns the latch, or -1. */
-static int rotatable(const RkMFunc *f, int h)
+static int rotatable(const RkMFunc *f, const int *latch_of, int h)
 {
     const RkMBlock *blk = f->blocks[h];
     if (h == 0 || blk->term.kind != RK_MT_BRANCH || blk->ninstrs > 1 || blk->nparams)
         return -1;
-    int latch = -1;
-    for (int b = h + 1; b < f->nblocks; b++) {
+    return latch_of[h];
+}
+
+/* Per block h: the last block after it that jumps to it (threaded), the
+ * latch rotatable() takes, or -1. */
+static int *latches(const RkMFunc *f)
+{
+    int *latch_of = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nblocks + 1));
+    for (int b = 0; b < f->nblocks; b++)
+        latch_of[b] = -1;
+    for (int b = 0; b < f->nblocks; b++) {
         const RkMTerm *tm = &f->blocks[b]->term;
-        if (!forwarder(f, b) && tm->kind == RK_MT_JUMP && thread(f, tm->then) == h)
-            latch = b;
+        if (forwarder(f, b) || tm->kind != RK_MT_JUMP)
+            continue;
+        int h = thread(f, tm->then);
+        if (h < b)
+            latch_of[h] = b;
     }
-    return latch;
+    return latch_of;
 }
 
-/* In the layout chain `after` (block 0 first), take block x out and put
- * it right after block y. */
-static void move_after(int *after, int x, int y)
+/* The layout: a chain from block 0, linked both ways. */
+typedef struct Chain {
+    int *after, *before;
+} Chain;
+
+/* Take block x out of the chain and put it right after block y. */
+static void move_after(Chain *c, int x, int y)
 {
-    int prev = 0;
-    while (after[prev] != x)
-        prev = after[prev];
-    after[prev] = after[x];
-    after[x] = after[y];
-    after[y] = x;
+    c->after[c->before[x]] = c->after[x];
+    if (c->after[x] >= 0)
+        c->before[c->after[x]] = c->before[x];
+    c->after[x] = c->after[y];
+    if (c->after[y] >= 0)
+        c->before[c->after[y]] = x;
+    c->after[y] = x;
+    c->before[x] = y;
 }
 
-/* How many terminators reach block e (threaded past forwarders). */
-static int preds(const RkMFunc *f, int e)
+/* How many terminators reach each block (threaded past forwarders). */
+static int *pred_counts(const RkMFunc *f)
 {
-    int n = 0;
+    int *n = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(f->nblocks + 1));
+    memset(n, 0, sizeof(int) * (size_t)(f->nblocks + 1));
     for (int b = 0; b < f->nblocks; b++) {
         const RkMTerm *tm = &f->blocks[b]->term;
         if (forwarder(f, b))
             continue;
         for (int k = 0; k < rk_mir_nsuccs(tm); k++)
-            n += thread(f, rk_mir_succ(tm, k)) == e;
+            n[thread(f, rk_mir_succ(tm, k))]++;
     }
     return n;
 }
@@ -463,45 +482,78 @@ static int next_real(const RkMFunc *f, const int *after, int b)
  * of an edge's arguments, ending in a jump), that block moves right
  * after the branch, which falls into it: a loop's back edge then sits
  * inside the loop, not after the function's return. */
-static void place_edges(const RkMFunc *f, int *after)
+static void place_edges(const RkMFunc *f, Chain *c)
 {
+    const int *npreds = pred_counts(f);
     for (int p = 0; p < f->nblocks; p++) {
         const RkMTerm *tm = &f->blocks[p]->term;
         if (forwarder(f, p) || tm->kind != RK_MT_BRANCH)
             continue;
         int then = thread(f, tm->then), els = thread(f, tm->els);
-        int nx = next_real(f, after, p);
+        int nx = next_real(f, c->after, p);
         if (nx == then || nx == els)
             continue;
         int e = -1;
         for (int k = 0; k < 2 && e < 0; k++) {
-            int c = k ? then : els;
-            if (c > 0 && c != p && f->blocks[c]->term.kind == RK_MT_JUMP && preds(f, c) == 1)
-                e = c;
+            int b = k ? then : els;
+            if (b > 0 && b != p && f->blocks[b]->term.kind == RK_MT_JUMP && npreds[b] == 1)
+                e = b;
         }
         if (e >= 0)
-            move_after(after, e, p);
+            move_after(c, e, p);
     }
+}
+
+/* Blocks that end in a trap (a general run's failed check calling its
+ * helper, never returning) go last, in their order: a check then falls
+ * through into the code after it and branches away only to trap, where
+ * a trap block between them made it branch both ways. */
+static void cold_last(const RkMFunc *f, int *after)
+{
+    int hot = 0, cold_first = -1, cold = -1;
+    for (int b = after[0]; b >= 0;) {
+        int next = after[b];
+        if (f->blocks[b]->term.kind == RK_MT_TRAP) {
+            if (cold < 0)
+                cold_first = b;
+            else
+                after[cold] = b;
+            cold = b;
+        } else {
+            after[hot] = b;
+            hot = b;
+        }
+        b = next;
+    }
+    after[hot] = cold_first;
+    if (cold >= 0)
+        after[cold] = -1;
 }
 
 /* The order blocks are laid out in: the function's own, except that a
  * loop head moves after its latch, so each iteration ends in one
  * conditional branch back to the body (the loop is rotated; the entry
- * jumps to the test once), and a branch's edge block follows it
- * (place_edges). */
+ * jumps to the test once), a branch's edge block follows it
+ * (place_edges), and the blocks that trap come last (cold_last). */
 static int *layout(const RkMFunc *f)
 {
-    int n = f->nblocks, *after = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
-    for (int b = 0; b < n; b++)
-        after[b] = b + 1 < n ? b + 1 : -1;
-    for (int h = 1; h < n; h++) {
-        int latch = rotatable(f, h);
-        if (latch >= 0)
-            move_after(after, h, latch);
+    int n = f->nblocks;
+    Chain c = {rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1)),
+               rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1))};
+    for (int b = 0; b < n; b++) {
+        c.after[b] = b + 1 < n ? b + 1 : -1;
+        c.before[b] = b - 1;
     }
-    place_edges(f, after);
+    const int *latch_of = latches(f);
+    for (int h = 1; h < n; h++) {
+        int latch = rotatable(f, latch_of, h);
+        if (latch >= 0)
+            move_after(&c, h, latch);
+    }
+    place_edges(f, &c);
+    cold_last(f, c.after);
     int *order = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
-    for (int b = 0, k = 0; b >= 0; b = after[b])
+    for (int b = 0, k = 0; b >= 0; b = c.after[b])
         order[k++] = b;
     return order;
 }
