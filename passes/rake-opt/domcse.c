@@ -15,7 +15,13 @@
  * loop would keep a general register through every iteration (a loop
  * invariant hoisted; Rake never spills, and a run's loop may need every
  * register), and a block inside a loop the other isn't in doesn't
- * dominate anything outside it anyway.
+ * dominate anything outside it anyway.  And only a few steps down the
+ * dominator tree (NEAR): a straight-line run of a hundred checked
+ * statements repeating `<k> * <5>` every seventh one kept each such
+ * product in a register from its first statement to its last, and needed
+ * more than x86's fourteen general registers, where computing it again
+ * per statement fits.  A check and the next access's check, or a load's
+ * check and its store's, are a step or two apart.
  *
  * Every block has its own constants (rake-lower's, kept so: a register
  * per block), so constant operands compare by type and value: i + 8 in
@@ -34,11 +40,15 @@ typedef struct Seen {
     int block;
 } Seen;
 
+/* How far down the dominator tree an instruction may find its equal. */
+enum { NEAR = 4 };
+
 typedef struct Table {
     Seen *slot;       /* open addressing */
     size_t cap;       /* a power of two, at least twice the entries */
     RkInstr **konst;  /* the first constant met of each type and value */
     Fn *x;
+    int *depth;       /* per block: its depth in the dominator tree */
 } Table;
 
 /* The first constant with v's type and value, if v is a constant. */
@@ -86,8 +96,8 @@ static RkInstr *find_or_add(Table *t, const OptCfg *g, RkInstr *in, int b)
     for (; t->slot[i].in; i = (i + 1) & (t->cap - 1)) {
         const Seen *s = &t->slot[i];
         if (rk_nir_instr_same_value(canonical(t, s->in, &tb, bb), a) &&
-            opt_cfg_dominates(g, s->block, b) && opt_cfg_loops_within(g, s->block, b) &&
-            opt_cfg_loops_within(g, b, s->block))
+            opt_cfg_dominates(g, s->block, b) && t->depth[b] - t->depth[s->block] <= NEAR &&
+            opt_cfg_loops_within(g, s->block, b) && opt_cfg_loops_within(g, b, s->block))
             return s->in;
     }
     t->slot[i] = (Seen){in, b};
@@ -132,13 +142,15 @@ bool opt_dom_cse(Fn *x)
     size_t n = 0;
     for (int i = 0; i < f->nblocks; i++)
         n += (size_t)f->blocks[i]->ninstrs;
-    Table t = {NULL, 16, NULL, x};
+    Table t = {NULL, 16, NULL, x, calloc((size_t)f->nblocks + 1, sizeof(int))};
+    for (int r = 1; r < g.dom.nrpo; r++) /* an idom comes first in reverse postorder */
+        t.depth[g.dom.rpo[r]] = t.depth[g.dom.idom[g.dom.rpo[r]]] + 1;
     while (t.cap < 2 * n + 2)
         t.cap *= 2;
     t.slot = calloc(t.cap, sizeof *t.slot);
     t.konst = calloc(t.cap, sizeof *t.konst);
     int *repl = malloc(sizeof(int) * ((size_t)f->nvalues + 1));
-    if (!t.slot || !t.konst || !repl)
+    if (!t.slot || !t.konst || !repl || !t.depth)
         rk_diag_internal("out of memory for dominator CSE");
     for (int v = 0; v < f->nvalues; v++)
         repl[v] = -1;
@@ -167,6 +179,7 @@ bool opt_dom_cse(Fn *x)
         rename_all(f, repl);
     free(t.slot);
     free(t.konst);
+    free(t.depth);
     free(repl);
     opt_cfg_free(&g);
     return changed;
