@@ -602,6 +602,40 @@ N=$T/negative/kernels.rk
     [ "$(ls | sort | tr '\n' ' ')" = "out.h out.o out.s " ]
 }
 
+@test "x86 cli: a rake refused for registers is lowered again for pressure (rake-lower --low-pressure), compiles, verifies and gives rake-interp's lanes" {
+    local d=$BATS_TEST_TMPDIR f=$T/cli/pressure-sweep.rk
+    "$BIN/rake-parse" "$f" | "$BIN/rake-check" --target x86-sse2 >"$d/c.json"
+    # lowered as usual, rake-ra refuses it and names it in --refused
+    run sh -c "'$BIN/rake-lower' <'$d/c.json' | '$BIN/rake-opt' | '$BIN/rake-isel-x86' --profile x86-sse2 |
+        '$BIN/rake-ra' --refused '$d/refused' >/dev/null"
+    [ "$status" -eq 1 ]
+    [[ $output == *"rake k0021_f needs more than the 15 vector registers of x86-sse2"* ]]
+    [ "$(cat "$d/refused")" = k0021_f ]
+    # lowered for pressure, it fits
+    "$BIN/rake-lower" --low-pressure k0021_f <"$d/c.json" | "$BIN/rake-opt" |
+        "$BIN/rake-isel-x86" --profile x86-sse2 | "$BIN/rake-ra" >/dev/null
+    # rakec does that by itself, and the object verifies
+    run "$BIN/rakec" --verify-native --no-report --target x86-sse2 "$f" -o "$d/k.o"
+    [ "$status" -eq 0 ]
+    run "$T/run-diff" --profile x86-sse2 --dir "$d/diff" --rk "$f" --calls "${f%.rk}.calls"
+    [ "$status" -eq 0 ]
+    [[ ${lines[-1]} == *"1 kernels, 0 rejected"*"8 calls"*" 0 mismatches" ]]
+    # a function still refused after that is the usual located error, and
+    # rake-ra --refused goes on to name every refused function
+    sed 's/^scratch pressure(/scratch pressure2(/' "$T/cli/pressure.rk" >"$d/two.rk"
+    cat "$T/cli/pressure.rk" >>"$d/two.rk"
+    "$BIN/rake-parse" "$d/two.rk" | "$BIN/rake-check" --target x86-avx2 | "$BIN/rake-lower" |
+        "$BIN/rake-opt" | "$BIN/rake-isel-x86" --profile x86-avx2 >"$d/two.mir.json"
+    : >"$d/refused"
+    run "$BIN/rake-ra" --refused "$d/refused" <"$d/two.mir.json"
+    [ "$status" -eq 1 ]
+    [ "$(grep -c 'needs more than the 16 vector registers' <<<"$output")" -eq 2 ]
+    [ "$(tr '\n' ' ' <"$d/refused")" = "pressure2 pressure " ]
+    run "$BIN/rake-lower" --low-pressure
+    [ "$status" -eq 2 ]
+    [[ $output == *"usage: rake-lower [--low-pressure NAME]..."* ]]
+}
+
 @test "x86 cli: RAKE_X86_AS names the assembler; an assembler that fails leaves no object" {
     local d=$BATS_TEST_TMPDIR/as
     mkdir -p "$d"

@@ -11,6 +11,11 @@
  *         annotations, sanitisation of exception-capable operations under
  *         masks (on profiles with floating-point exceptions).
  * Removes: names, scopes, the tree.
+ * Options: --low-pressure NAME (repeatable): lower the scratch, rake or
+ *         run NAME for fewer live values at once, at some cost in
+ *         instructions (a sweep joins each arm as it is made, on the
+ *         lanes it takes; kernel.c).  rakec asks for it when rake-ra
+ *         finds NAME needs more registers than the target has.
  * The IR verifier checks the output; a violation is an internal error. */
 #include <stdio.h>
 #include <string.h>
@@ -19,20 +24,33 @@
 #include "ir.h"
 #include "lower.h"
 
+bool lower_low_pressure(const char *fn)
+{
+    for (int i = 0; i < L->nlow_pressure; i++)
+        if (!strcmp(L->low_pressure[i], fn))
+            return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-lower");
-    if (argc > 1)
-        rk_diag_input("unknown argument '%s' (usage: rake-lower < rake.checked > "
-                      "rake.nir)",
-                      argv[1]);
+    Lower lower = {0};
+    L = &lower;
+    L->low_pressure = rk_arena_alloc(&rk_heap, sizeof(char *) * (size_t)argc);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--low-pressure") && i + 1 < argc)
+            L->low_pressure[L->nlow_pressure++] = argv[++i];
+        else
+            rk_diag_input("unknown argument '%s' (usage: rake-lower [--low-pressure NAME]... "
+                          "< rake.checked > rake.nir)",
+                          argv[i]);
+    }
     RkIrDoc doc = rk_ir_read(stdin, "rake.checked", 1);
     RkModule *m = rk_ast_decode(doc.root);
     const RkProfile *p = doc.target ? rk_profile_find(doc.target) : NULL;
     if (!p)
         rk_ir_fail_at("/target", "the document's target is not a profile");
-    Lower lower = {0};
-    L = &lower;
     L->profile = p;
     L->module = m;
     L->out = RK_NEW(RkNirModule);
@@ -40,6 +58,7 @@ int main(int argc, char **argv)
     L->out->target = p->name;
     for (int i = 0; i < m->decls.len; i++) {
         RkNode *d = m->decls.items[i];
+        L->sweep_forward = lower_low_pressure(d->name);
         if (d->kind == RK_SCRATCH || d->kind == RK_RAKE)
             lower_kernel_fn(d);
         else if (d->kind == RK_RUN)

@@ -1,6 +1,6 @@
 /* rake-ra: rake.mir (virtual registers) -> rake.mir (physical registers)
  *
- *   rake-ra [--text] < rake.mir
+ *   rake-ra [--text] [--refused FILE] < rake.mir
  *
  * Input:  rake.mir version 2 from an instruction selector.
  * Output: the same functions with every virtual register replaced by a
@@ -17,7 +17,11 @@
  * their registers to results, hints avoid moves into the result register
  * and across loop edges, and a constant load may be repeated when a class
  * runs out.  A function that still needs more registers of a class at
- * once than the target has is rejected with a located error (exit 1).
+ * once than the target has is rejected with a located error (exit 1);
+ * with --refused FILE its name is also appended to FILE and the other
+ * functions are allocated (each refused one reported), for rakec, which
+ * then lowers those again for fewer live values (rake-lower
+ * --low-pressure) before it gives up.
  * Vector, general and mask registers are allocated alike; only the target
  * table (lib/target_x86.c, lib/target_arm64.c) knows their names.  The
  * output is a function of the input alone. */
@@ -104,6 +108,19 @@ static void allocate(const RkMModule *m, RkMFunc *f)
     }
 }
 
+const char *ra_refused_file;
+jmp_buf ra_next_function;
+
+/* allocate, or false when f was refused (reported, and named in the
+ * --refused file) */
+static bool try_allocate(const RkMModule *m, RkMFunc *f)
+{
+    if (setjmp(ra_next_function))
+        return false;
+    allocate(m, f);
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-ra");
@@ -111,14 +128,19 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--text"))
             text = true;
+        else if (!strcmp(argv[i], "--refused") && i + 1 < argc)
+            ra_refused_file = argv[++i];
         else
-            rk_diag_input("usage: rake-ra [--text] < rake.mir");
+            rk_diag_input("usage: rake-ra [--text] [--refused FILE] < rake.mir");
     }
     RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 2);
     RkMModule *m = rk_mir_decode(doc.root);
+    int refused = 0;
     if (!m->allocated)
         for (int i = 0; i < m->nfuncs; i++)
-            allocate(m, m->funcs[i]);
+            refused += !try_allocate(m, m->funcs[i]);
+    if (refused)
+        return RK_EXIT_USER;
     m->allocated = true;
     if (text)
         rk_mir_print(m, stdout);

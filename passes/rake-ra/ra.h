@@ -12,6 +12,8 @@
 #ifndef RAKE_RA_H
 #define RAKE_RA_H
 
+#include <setjmp.h>
+
 #include "mir.h"
 #include "target.h"
 
@@ -61,6 +63,11 @@ typedef struct Ra {
     int nfixed[RK_RC_COUNT][RK_REG_MAX];
     int capfixed[RK_RC_COUNT][RK_REG_MAX];
 } Ra;
+
+/* main.c: --refused FILE, or NULL; with it, a function refused for
+ * registers jumps to ra_next_function, and the others are allocated */
+extern const char *ra_refused_file;
+extern jmp_buf ra_next_function;
 
 /* live.c */
 void ra_positions(Ra *ra);

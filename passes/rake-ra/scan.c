@@ -37,6 +37,7 @@
  * A reload is not a spill: nothing is stored.
  * Otherwise the function needs more registers than the target has, and
  * is rejected with a located error: Rake never spills. */
+#include <stdio.h>
 #include <string.h>
 
 #include "arena.h"
@@ -723,5 +724,11 @@ _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls)
                   strstr(f->kind, "run") ? "run" : f->kind, f->name, rk_target_allocatable(ra->t, (RkRegClass)cls),
                   class_words(cls), ra->t->profile, reserved_note(ra->t, cls), live);
     note_holders(ra, cls);
+    if (ra_refused_file) { /* for rakec, which may lower f again for pressure */
+        FILE *o = fopen(ra_refused_file, "a");
+        if (!o || fprintf(o, "%s\n", f->name) < 0 || fclose(o))
+            rk_diag_internal("cannot write %s", ra_refused_file);
+        longjmp(ra_next_function, 1); /* and the other functions are tried */
+    }
     exit(RK_EXIT_USER);
 }
