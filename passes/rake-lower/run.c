@@ -436,8 +436,9 @@ static void unconditional(RkNode *e, void *ctx)
  * iteration of such an index.  The last index is a + ((b - 1 - a) & -s),
  * which needs the step to be a power of two (a literal, or 1); with
  * another step nothing is hoisted and each access is checked where it
- * happens.  Returns the Boolean "every hoisted access stays in bounds (or
- * the loop doesn't run)", or -1 if nothing is hoisted. */
+ * happens.  Returns the Boolean "every hoisted access stays in bounds"
+ * (which lower_for asks only when the loop runs), or -1 if nothing is
+ * hoisted. */
 static int hoist_checks(Loop *lp, RkNode *s, int a, int b, int64_t step)
 {
     RkList body = s->body;
@@ -481,9 +482,7 @@ static int hoist_checks(Loop *lp, RkNode *s, int a, int b, int64_t step)
             lp->hoist[lp->nhoist++] = x;
         }
     }
-    if (all < 0)
-        return -1;
-    return emit2(RK_OP_U_OR, B, emit2(RK_OP_U_CMP_LE, B, b, a, loc), all, loc);
+    return all;
 }
 
 static Loop *new_loop(RkNode *s)
@@ -586,10 +585,10 @@ void lower_for(RkNode *s)
     int n = vs.n;
     RkBlock *pre = L->b;
     LVal *saved = save_vars(vars, n);
-    /* Blocks in the order the allocator reads them: the checked copy, then
-     * the fast one, then the join, so what only one copy reads is dead in
-     * the other. */
-    RkBlock *start[2], *end[2];
+    /* Blocks in the order the allocator reads them: the guard, the checked
+     * copy, then the fast one, then the join, so what only one copy reads
+     * is dead in the other. */
+    RkBlock *guard = rk_nir_block(L->f), *start[2], *end[2];
     int *out[2];
     for (int v = 1; v >= 0; v--) {
         start[v] = rk_nir_block(L->f);
@@ -601,7 +600,16 @@ void lower_for(RkNode *s)
     }
     RkBlock *join = rk_nir_block(L->f);
     params_for(join, vars, n);
+    /* a loop that doesn't run goes straight to the join, with the values
+     * as they were; one that does takes the fast copy if every hoisted
+     * check passes.  Each copy's own first test then repeats what the
+     * guard knows, and rake-opt's branch facts drop it. */
     set_block(pre);
+    restore_vars(vars, n, saved);
+    int *before = edge_args(vars, n, 0, NULL);
+    int empty = emit2(RK_OP_U_CMP_LE, B, k.b64, k.a64, loc);
+    cbranch(empty, join, before, n, guard, NULL, 0, loc);
+    set_block(guard);
     cbranch(ok, start[0], NULL, 0, start[1], NULL, 0, loc);
     for (int v = 0; v < 2; v++) {
         set_block(end[v]);

@@ -16,9 +16,9 @@
  * its other operand;
  * where they decide a `cbr`, the branch becomes a `br` to the edge it
  * takes (a branch on a constant too); blocks no path from the entry
- * reaches any more go.  A general run's loop guard is the case: the
- * checks before a versioned loop are `b <= a or every-check-passes`, and
- * the checked copy, reached when that is false, tested `a < b` again.
+ * reaches any more go.  A general run's loop guard is the case: each
+ * copy of a versioned loop is entered only when `b <= a` was false, and
+ * tested `a < b` again.
  *
  * Soundness rests on SSA: a fact is about one value, and a block T
  * dominates is only reached through the edge that decided it, after the

@@ -50,7 +50,8 @@
  *  12. dominator CSE (domcse.c), in that fixed point too: uniform integer
  *      arithmetic equal to an instruction of a dominating block in the
  *      same loops is replaced by it;
- *  13. sinking (sink.c), after that fixed point: a uniform integer or
+ *  13. sinking (sink.c), after that fixed point and dead-code removal
+ *      (a dead reader would hold a value back): a uniform integer or
  *      Boolean instruction moves to the later block that dominates all
  *      its readers (past a loop it takes no part in, or into the arm of
  *      a branch that reads it), never into a deeper loop. */
@@ -618,6 +619,10 @@ static void optimise(RkFunc *f, const RkProfile *p)
             changed = true;
         }
     }
+    /* sinking follows readers, so the dead ones go first (a dead reader
+     * in the entry kept a value there, and a second rake-opt moved it) */
+    while (dce(&x))
+        reindex(&x);
     while (opt_sink(&x))
         reindex(&x);
     if (signed_convert(&x))
