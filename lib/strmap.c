@@ -64,6 +64,18 @@ void *rk_strmap_add(RkStrMap *m, const char *key, void *val)
     return val;
 }
 
+void rk_strmap_set(RkStrMap *m, const char *key, void *val)
+{
+    if (2 * (m->n + 1) > m->cap)
+        grow(m);
+    size_t i = slot(m->keys, m->cap, key);
+    if (!m->keys[i]) {
+        m->keys[i] = key;
+        m->n++;
+    }
+    m->vals[i] = val;
+}
+
 void rk_strmap_free(RkStrMap *m)
 {
     free(m->keys);

@@ -20,6 +20,8 @@ void *rk_strmap_get(const RkStrMap *m, const char *key);
 /* Store val under key unless key is already there; return the value the map
  * holds for key afterwards (the earlier one if there was one). */
 void *rk_strmap_add(RkStrMap *m, const char *key, void *val);
+/* Store val under key, replacing what the map held for it. */
+void rk_strmap_set(RkStrMap *m, const char *key, void *val);
 void rk_strmap_free(RkStrMap *m);
 
 #endif

@@ -20,6 +20,7 @@
 #include "bdd.h"
 #include "diag.h"
 #include "profile.h"
+#include "strmap.h"
 #include "types.h"
 
 typedef enum BindKind {
@@ -54,7 +55,9 @@ struct Binding {
 
 typedef struct Scope Scope;
 struct Scope {
-    Binding *head;
+    Binding *head;    /* the newest first */
+    RkStrMap names;   /* name -> its newest binding here (lookups in a scope
+                         of thousands of lets were a scan each) */
     Scope *parent;
     bool barrier;     /* a slow block's scope: vector names stop here */
 };

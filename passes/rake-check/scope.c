@@ -26,12 +26,12 @@ Binding *lookup_any(const char *name, bool *behind_barrier)
 {
     bool barrier = false;
     for (Scope *s = C->scope; s; s = s->parent) {
-        for (Binding *b = s->head; b; b = b->next)
-            if (!strcmp(b->name, name)) {
-                if (behind_barrier)
-                    *behind_barrier = barrier;
-                return b;
-            }
+        Binding *b = rk_strmap_get(&s->names, name);
+        if (b) {
+            if (behind_barrier)
+                *behind_barrier = barrier;
+            return b;
+        }
         barrier |= s->barrier;
     }
     return NULL;
@@ -63,6 +63,7 @@ Binding *bind(RkNode *decl, const char *name, BindKind kind, const RkType *ty)
     b->mask_def = RK_BDD_TRUE;
     b->next = C->scope->head;
     C->scope->head = b;
+    rk_strmap_set(&C->scope->names, name, b);
     decl->slot = b->slot;
     return b;
 }
