@@ -75,6 +75,12 @@ static void index_defs(Fn *x)
     x->def = calloc((size_t)f->nvalues + 1, sizeof *x->def);
     x->uses = calloc((size_t)f->nvalues + 1, sizeof *x->uses);
     x->type = calloc((size_t)f->nvalues + 1, sizeof *x->type);
+    x->repl = malloc(sizeof *x->repl * ((size_t)f->nvalues + 1));
+    if (!x->def || !x->uses || !x->type || !x->repl)
+        rk_diag_internal("out of memory indexing a function");
+    for (int v = 0; v < f->nvalues; v++)
+        x->repl[v] = -1;
+    x->pending = false;
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i] >= 0 && f->params[i] < f->nvalues)
             x->type[f->params[i]] = f->ptypes[i];
@@ -107,36 +113,107 @@ static void index_defs(Fn *x)
     }
 }
 
+static int resolve(const Fn *x, int v)
+{
+    while (v >= 0 && v < x->f->nvalues && x->repl[v] >= 0)
+        v = x->repl[v];
+    return v;
+}
+
+static void rename_value(const Fn *x, int *v) { *v = resolve(x, *v); }
+
+void opt_rename_operands(Fn *x, RkInstr *in)
+{
+    if (!x->pending)
+        return;
+    for (int k = 0; k < in->nargs; k++)
+        rename_value(x, &in->args[k]);
+    rename_value(x, &in->through);
+}
+
+/* The recorded replacements, everywhere, in one pass. */
+static void apply_replacements(Fn *x)
+{
+    RkFunc *f = x->f;
+    for (int i = 0; x->pending && i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++)
+            opt_rename_operands(x, b->instrs[j]);
+        RkTerm *t = &b->term;
+        if (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR)
+            rename_value(x, &t->value);
+        for (int k = 0; k < t->to.nargs; k++)
+            rename_value(x, &t->to.args[k]);
+        for (int k = 0; k < t->alt.nargs; k++)
+            rename_value(x, &t->alt.args[k]);
+    }
+    x->pending = false;
+}
+
 static void reindex(Fn *x)
 {
+    apply_replacements(x);
     free(x->def);
     free(x->uses);
     free(x->type);
+    free(x->repl);
     index_defs(x);
 }
 
-/* Replace every use of `from` by `to`. */
-void opt_replace_uses(RkFunc *f, int from, int to)
+void opt_replace_uses(Fn *x, int from, int to)
 {
-    for (int i = 0; i < f->nblocks; i++) {
-        RkBlock *b = f->blocks[i];
-        for (int j = 0; j < b->ninstrs; j++) {
-            RkInstr *in = b->instrs[j];
-            for (int k = 0; k < in->nargs; k++)
-                if (in->args[k] == from)
-                    in->args[k] = to;
-            if (in->through == from)
-                in->through = to;
-        }
-        RkTerm *t = &b->term;
-        if (t->value == from && (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR))
-            t->value = to;
-        RkEdge *edges[2] = {&t->to, &t->alt};
-        for (int e = 0; e < 2; e++)
-            for (int k = 0; k < edges[e]->nargs; k++)
-                if (edges[e]->args[k] == from)
-                    edges[e]->args[k] = to;
-    }
+    if (from < 0 || from >= x->f->nvalues || resolve(x, to) == from)
+        return;
+    x->repl[from] = resolve(x, to);
+    x->pending = true;
+}
+
+void opt_seen_init(OptSeen *s, size_t entries)
+{
+    s->cap = 16;
+    while (s->cap < 2 * entries + 2)
+        s->cap *= 2;
+    s->slot = calloc(s->cap, sizeof *s->slot);
+    if (!s->slot)
+        rk_diag_internal("out of memory for a table of %zu instructions", entries);
+}
+
+void opt_seen_free(OptSeen *s)
+{
+    free(s->slot);
+    *s = (OptSeen){0};
+}
+
+size_t opt_instr_hash(const RkInstr *in, const int *args)
+{
+    size_t h = (size_t)in->opc * 1000003u ^ (size_t)in->nargs;
+    for (int k = 0; k < in->nargs; k++)
+        h = (h ^ (size_t)(unsigned)args[k]) * 0x100000001b3u;
+    return h ^ (size_t)in->bits ^ (size_t)in->imm;
+}
+
+RkInstr *opt_seen_find(const OptSeen *s, size_t h, bool (*ok)(const struct OptSeenSlot *, void *),
+                       void *ctx)
+{
+    for (size_t i = h & (s->cap - 1); s->slot[i].in; i = (i + 1) & (s->cap - 1))
+        if (ok(&s->slot[i], ctx))
+            return s->slot[i].in;
+    return NULL;
+}
+
+void opt_seen_add(OptSeen *s, size_t h, RkInstr *in, int block)
+{
+    size_t i = h & (s->cap - 1);
+    while (s->slot[i].in)
+        i = (i + 1) & (s->cap - 1);
+    s->slot[i] = (struct OptSeenSlot){in, block};
+}
+
+static bool same_constant(const struct OptSeenSlot *e, void *ctx)
+{
+    const RkInstr *in = ctx, *o = e->in;
+    return rk_nir_is_constant(o) && o->opc == in->opc && o->bits == in->bits &&
+           rk_ty_equal(o->type, in->type);
 }
 
 /* 1. copies and duplicate constants */
@@ -146,27 +223,30 @@ static bool substitute(Fn *x)
     bool changed = false;
     for (int i = 0; i < f->nblocks; i++) {
         RkBlock *b = f->blocks[i];
+        OptSeen seen;
+        opt_seen_init(&seen, (size_t)b->ninstrs);
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *in = b->instrs[j];
+            opt_rename_operands(x, in);
             if (in->opc == RK_OP_COPY && in->nargs == 1 && in->id >= 0 &&
                 x->uses[in->id]) {
                 /* reindexed by the caller, so each copy changes things once */
-                opt_replace_uses(f, in->id, in->args[0]);
+                opt_replace_uses(x, in->id, in->args[0]);
                 x->uses[in->id] = 0;
                 changed = true;
             }
             if (!rk_nir_is_constant(in))
                 continue;
-            for (int k = 0; k < j; k++) {
-                RkInstr *o = b->instrs[k];
-                if (rk_nir_is_constant(o) && o->opc == in->opc && o->bits == in->bits &&
-                    rk_ty_equal(o->type, in->type) && x->uses[in->id]) {
-                    opt_replace_uses(f, in->id, o->id);
-                    changed = true;
-                    break;
-                }
+            size_t h = opt_instr_hash(in, in->args);
+            RkInstr *o = opt_seen_find(&seen, h, same_constant, in);
+            if (o && x->uses[in->id]) {
+                opt_replace_uses(x, in->id, o->id);
+                changed = true;
             }
+            if (!o)
+                opt_seen_add(&seen, h, in, i);
         }
+        opt_seen_free(&seen);
     }
     return changed;
 }
@@ -284,27 +364,37 @@ bool opt_uniform_arith(const Fn *x, const RkInstr *in)
  * region's reader: the sanitizing of one operation's operand, which a
  * backend that masks that operation reads past (AVX-512 maskfuse, when
  * the select has that one reader). */
+static bool equal_instr(const struct OptSeenSlot *e, void *ctx)
+{
+    const RkInstr *in = ctx;
+    return in->benign ? rk_nir_instr_same(e->in, in) : rk_nir_instr_same_value(e->in, in);
+}
+
 static bool cse(Fn *x)
 {
     RkFunc *f = x->f;
     bool changed = false;
     for (int i = 0; i < f->nblocks; i++) {
         RkBlock *b = f->blocks[i];
+        OptSeen seen;
+        opt_seen_init(&seen, (size_t)b->ninstrs);
         for (int j = 0; j < b->ninstrs; j++) {
             RkInstr *in = b->instrs[j];
+            opt_rename_operands(x, in);
             const RkOpInfo *op = rk_nir_op_info(in->opc);
-            if (in->id < 0 || !op || !(op->flags & RK_OPF_PURE) || !x->uses[in->id])
+            if (in->id < 0 || !op || !(op->flags & RK_OPF_PURE))
                 continue;
-            for (int k = 0; k < j; k++) {
-                RkInstr *o = b->instrs[k];
-                if (o->id >= 0 && (in->benign ? rk_nir_instr_same(o, in) : rk_nir_instr_same_value(o, in))) {
-                    opt_replace_uses(f, in->id, o->id);
-                    x->uses[in->id] = 0;
-                    changed = true;
-                    break;
-                }
+            size_t h = opt_instr_hash(in, in->args);
+            RkInstr *o = x->uses[in->id] ? opt_seen_find(&seen, h, equal_instr, in) : NULL;
+            if (o) {
+                opt_replace_uses(x, in->id, o->id);
+                x->uses[in->id] = 0;
+                changed = true;
+            } else {
+                opt_seen_add(&seen, h, in, i);
             }
         }
+        opt_seen_free(&seen);
     }
     return changed;
 }
@@ -564,7 +654,7 @@ static bool fold(Fn *x, RkInstr *in)
     }
     int to = reduces_to(x, in, &constant, &r);
     if (to >= 0) {
-        opt_replace_uses(x->f, in->id, to);
+        opt_replace_uses(x, in->id, to);
         x->uses[in->id] = 0;
         return true;
     }
@@ -586,7 +676,7 @@ static bool each_instr(Fn *x, bool (*one)(Fn *, RkInstr *))
 
 static void optimise(RkFunc *f, const RkProfile *p)
 {
-    Fn x = {f, NULL, NULL, NULL};
+    Fn x = {f, NULL, NULL, NULL, NULL, false};
     index_defs(&x);
     while (substitute(&x))
         reindex(&x);
@@ -633,9 +723,11 @@ static void optimise(RkFunc *f, const RkProfile *p)
         reindex(&x);
     while (dce(&x))
         reindex(&x);
+    apply_replacements(&x);
     free(x.def);
     free(x.uses);
     free(x.type);
+    free(x.repl);
 }
 
 int main(int argc, char **argv)

@@ -120,7 +120,7 @@ bool opt_known_masks(Fn *x)
             bool folded;
             int to = reduce(x, in, &folded);
             if (to >= 0) {
-                opt_replace_uses(x->f, in->id, to);
+                opt_replace_uses(x, in->id, to);
                 x->uses[in->id] = 0;
             }
             changed |= to >= 0 || folded;

@@ -23,6 +23,8 @@ typedef struct Fn {
     RkInstr **def;        /* by value id */
     int *uses;
     const RkType **type;  /* by value id: parameters and block parameters too */
+    int *repl;            /* by value id: what replaces it (opt_replace_uses), -1 none */
+    bool pending;         /* some repl not yet applied to the function */
 } Fn;
 
 /* cfg.c: blocks by position in f->blocks; the entry is position 0 */
@@ -43,7 +45,33 @@ void opt_cfg_find_loops(OptCfg *g);
 bool opt_cfg_loops_within(const OptCfg *g, int s, int b); /* every loop holding s holds b */
 
 /* main.c */
-void opt_replace_uses(RkFunc *f, int from, int to);
+/* Every use of `from` becomes `to`: recorded, and applied to the whole
+ * function in one pass when the caller reindexes (a scan per replacement
+ * was quadratic: a scratch of 12,000 lets merges 12,000 constants).  A
+ * pass that compares operands calls opt_rename_operands on each
+ * instruction first, so what it replaced earlier in its scan shows. */
+void opt_replace_uses(Fn *x, int from, int to);
+void opt_rename_operands(Fn *x, RkInstr *in);
+
+/* Instructions met so far, found by a hash of their operation and
+ * operands (opt_instr_hash, or the caller's own), each with its block:
+ * common-subexpression passes look an instruction up instead of scanning
+ * every earlier one.  Equal instructions hash alike, so a lookup meets
+ * them in the order they were added. */
+typedef struct OptSeen {
+    struct OptSeenSlot {
+        RkInstr *in;
+        int block;
+    } *slot;
+    size_t cap;  /* a power of two, at least twice the entries */
+} OptSeen;
+void opt_seen_init(OptSeen *s, size_t entries);
+void opt_seen_free(OptSeen *s);
+size_t opt_instr_hash(const RkInstr *in, const int *args); /* args: in's, or canonical ones */
+/* The first instruction added under hash h that ok() accepts, or NULL. */
+RkInstr *opt_seen_find(const OptSeen *s, size_t h, bool (*ok)(const struct OptSeenSlot *, void *),
+                       void *ctx);
+void opt_seen_add(OptSeen *s, size_t h, RkInstr *in, int block);
 void opt_make_constant(RkInstr *in, uint64_t canonical);
 RkInstr *opt_const_def(Fn *x, int id); /* a scalar `const`, else NULL */
 /* A pure uniform instruction that can neither trap nor raise a flag, on
