@@ -53,7 +53,9 @@ typedef struct Ra {
     Range *r;        /* per vreg */
     int *owner[RK_RC_COUNT]; /* per register number: the vreg holding it at the stuck
                                 position + 1, 0 = free (ra_holders) */
-    int **given[RK_RC_COUNT]; /* per register number: the vregs given it so far */
+    int **given[RK_RC_COUNT]; /* per register number: the vregs given it so far
+                                 that may still clash (scan.c taken) */
+    int settled;             /* no value met from here on is live before this */
     int *ngiven[RK_RC_COUNT], *capgiven[RK_RC_COUNT];
     uint64_t *allowed;       /* per vreg: the registers it may hold (rk_mir_vreg_allowed) */
     int *writes;             /* per vreg: the instructions writing it (rk_mir_write_counts) */
