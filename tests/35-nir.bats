@@ -581,6 +581,13 @@ fma_operands() {
         grep -q '%22 : i32 = u.add %0, %21$' "$REWRITE/dom-cse.opt.txt" &&
         grep -q '%13 : f32 = u.add %1, %12$' "$REWRITE/dom-cse.opt.txt"; } ||
         fail_file "$REWRITE/dom-cse.opt.txt" "k + 8 isn't b0's in b1 and b3, or it merged into the loop, or a float add merged"
+    # nonneg-index: @f's index >= 0 is decided (its select returns the
+    # index), @g's (starts at -1) and @h's (an i64 bound) stay
+    { ! sed -n '/^func @f/,/^}/p' "$REWRITE/nonneg-index.opt.txt" | grep -q 'u.cmp.ge %3, %4\|u.select' &&
+        sed -n '/^func @f/,/^}/p' "$REWRITE/nonneg-index.opt.txt" | grep -q '^  return %3$' &&
+        sed -n '/^func @g/,/^}/p' "$REWRITE/nonneg-index.opt.txt" | grep -q 'u.cmp.ge %3, %4$' &&
+        sed -n '/^func @h/,/^}/p' "$REWRITE/nonneg-index.opt.txt" | grep -q 'u.cmp.ge %3, %4$'; } ||
+        fail_file "$REWRITE/nonneg-index.opt.txt" "a never-negative index is still tested, or one that may be negative isn't"
     # facts-and-operand: b1 branches on its second half, b3 selects on it
     { grep -q '^  cbr %13, b3, b2$' "$REWRITE/facts-and-operand.opt.txt" &&
         grep -q 'u.select %16, %18, %3$' "$REWRITE/facts-and-operand.opt.txt" &&

@@ -10,6 +10,10 @@
  * order.  The outcomes each predicate accepts are read off lib/lanewise
  * (rk_lane_compare on sample lanes), the evaluators' own definition.
  *
+ * A counted loop's i64 index, a block parameter every edge starts at a
+ * small constant or steps up while it stays below a widened i32, is
+ * never negative (never_negative), which decides its comparisons with 0.
+ *
  * Where the facts of a block decide one of its Boolean instructions
  * (u.cmp.*, and Boolean u.and, u.or, u.not), it becomes that constant,
  * and a u.and with an operand known true (u.or: known false) becomes
@@ -59,6 +63,8 @@ typedef struct Facts {
     int *nown, *capown;
     Helds *on;      /* per value: the facts about it */
     Helds *cmp;     /* per value: the comparison facts it is a non-constant operand of */
+    int *param_of;  /* per value: the block whose parameter it is + 1, or 0 */
+    int *param_k;   /* and which parameter */
 } Facts;
 
 enum { LT = 1, EQ = 2, GT = 4, UN = 8 };
@@ -141,9 +147,94 @@ static bool same_operand(Facts *F, int x, int y)
     return a && b && rk_ty_equal(a->type, b->type) && a->bits == b->bits;
 }
 
+/* --- counters that stay non-negative ---------------------------------------------------- */
+
+/* A constant i64 in [0, limit). */
+static bool small_const(Facts *F, int v, uint64_t limit)
+{
+    const RkInstr *c = opt_const_def(F->x, v);
+    return c && c->type->elem == RK_E_I64 && c->bits < limit;
+}
+
+/* Below 2^32: an i32 or u32 widened (u.cvt), or a small constant. */
+static bool below_2_32(Facts *F, int v)
+{
+    const RkInstr *d = def_of(F, v);
+    if (small_const(F, v, 1ull << 32))
+        return true;
+    if (!d || d->opc != RK_OP_U_CVT || d->nargs != 1 || d->args[0] < 0 ||
+        d->args[0] >= F->f->nvalues || !F->x->type[d->args[0]])
+        return false;
+    RkElem e = F->x->type[d->args[0]]->elem;
+    return F->x->type[d->args[0]]->kind == RK_T_SCALAR && (e == RK_E_I32 || e == RK_E_U32);
+}
+
+/* What edge e of p's terminator passes as parameter k of block b is
+ * either a constant in [0, 2^31), x itself, or x + c (c in [0, 2^31))
+ * on the edge a `next >= B` takes when false (`next < B` when true), B
+ * below 2^32. */
+static bool step_ok(Facts *F, int x, const RkTerm *t, const RkEdge *e, int k)
+{
+    int a = e->args[k];
+    if (a == x || small_const(F, a, 1ull << 31))
+        return true;
+    const RkInstr *d = def_of(F, a), *c = t->kind == RK_TERM_CBR ? def_of(F, t->value) : NULL;
+    if (!d || d->opc != RK_OP_U_ADD || d->nargs != 2 || !c || c->nargs != 2 ||
+        t->to.block == t->alt.block)
+        return false;
+    if (!((d->args[0] == x && small_const(F, d->args[1], 1ull << 31)) ||
+          (d->args[1] == x && small_const(F, d->args[0], 1ull << 31))))
+        return false;
+    bool taken = e == &t->to;
+    return c->args[0] == a && below_2_32(F, c->args[1]) &&
+           ((c->opc == RK_OP_U_CMP_GE && !taken) || (c->opc == RK_OP_U_CMP_LT && taken));
+}
+
+/* Whether x, a block parameter of i64, is never negative: every edge into
+ * its block starts it at a small constant or steps it up while it stays
+ * below a bound under 2^32 (a counted loop's index: by induction it
+ * lies in [0, 2^32), so the step never wraps).  A general run's checked
+ * copy then needn't test `index >= 0` for an access at the index. */
+static bool never_negative(Facts *F, int x)
+{
+    if (x < 0 || x >= F->f->nvalues || !F->param_of[x] || !F->x->type[x] ||
+        F->x->type[x]->kind != RK_T_SCALAR || F->x->type[x]->elem != RK_E_I64)
+        return false;
+    int b = F->param_of[x] - 1, k = F->param_k[x], id = F->f->blocks[b]->id, edges = 0;
+    for (int i = F->g.dom.first[b]; i < F->g.dom.first[b + 1]; i++) {
+        const RkTerm *t = &F->f->blocks[F->g.dom.preds[i]]->term;
+        const RkEdge *e[2] = {&t->to, &t->alt};
+        for (int j = 0; j < (t->kind == RK_TERM_CBR ? 2 : 1); j++)
+            if (e[j]->block == id) {
+                if (k >= e[j]->nargs || !step_ok(F, x, t, e[j], k))
+                    return false;
+                edges++;
+            }
+    }
+    return edges > 0;
+}
+
+/* A comparison of a never-negative value with 0 (i64), when its sign
+ * decides it. */
+static bool sign_known(Facts *F, const RkInstr *d, bool *truth)
+{
+    int x = d->args[0], y = d->args[1];
+    bool zero_right = small_const(F, y, 1), zero_left = small_const(F, x, 1);
+    if (!(zero_right && never_negative(F, x)) && !(zero_left && never_negative(F, y)))
+        return false;
+    int left = zero_right ? EQ | GT : LT | EQ, q = accepts(d->opc, false);
+    if (!(left & ~q))
+        return *truth = true, true;
+    if (!(left & q))
+        return *truth = false, true;
+    return false;
+}
+
 /* A comparison decided by the comparison facts on its operands. */
 static bool compare_known(Facts *F, int b, const RkInstr *d, bool *truth)
 {
+    if (sign_known(F, d, truth))
+        return true;
     int x = d->args[0], y = d->args[1];
     int key = !opt_const_def(F->x, x) ? x : !opt_const_def(F->x, y) ? y : -1;
     if (key < 0 || key >= F->f->nvalues)
@@ -303,6 +394,14 @@ bool opt_branch_facts(Fn *x)
     int nb = f->nblocks;
     Facts F = {.x = x, .f = f};
     opt_cfg_build(&F.g, f);
+    F.param_of = calloc((size_t)f->nvalues + 1, sizeof(int));
+    F.param_k = calloc((size_t)f->nvalues + 1, sizeof(int));
+    for (int b = 0; b < nb; b++)
+        for (int k = 0; k < f->blocks[b]->nparams; k++) {
+            int v = f->blocks[b]->params[k];
+            if (v >= 0 && v < f->nvalues)
+                F.param_of[v] = b + 1, F.param_k[v] = k;
+        }
     F.own = calloc((size_t)nb + 1, sizeof(Fact *));
     F.nown = calloc((size_t)nb + 1, sizeof(int));
     F.capown = calloc((size_t)nb + 1, sizeof(int));
@@ -320,6 +419,7 @@ bool opt_branch_facts(Fn *x)
         free(F.on[v].v), free(F.cmp[v].v);
     free(F.own), free(F.nown), free(F.capown);
     free(F.on), free(F.cmp);
+    free(F.param_of), free(F.param_k);
     opt_cfg_free(&F.g);
     return drop_unreached(f) || changed;
 }
