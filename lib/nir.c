@@ -162,6 +162,28 @@ bool rk_nir_is_constant(const RkInstr *in)
     return info && info->shape == SH_CONST && in->nargs == 0;
 }
 
+bool rk_nir_same_constant(const RkInstr *a, const RkInstr *b)
+{
+    return rk_nir_is_constant(a) && rk_nir_is_constant(b) && a->opc == b->opc &&
+           a->bits == b->bits && rk_ty_equal(a->type, b->type);
+}
+
+int rk_nir_successors(const RkBlock *b, int s[2])
+{
+    if (!b->terminated)
+        return 0;
+    if (b->term.kind == RK_TERM_BR) {
+        s[0] = b->term.to.block;
+        return 1;
+    }
+    if (b->term.kind == RK_TERM_CBR) {
+        s[0] = b->term.to.block;
+        s[1] = b->term.alt.block;
+        return 2;
+    }
+    return 0;
+}
+
 static bool same(const RkInstr *a, const RkInstr *b, bool fused)
 {
     if (a->opc != b->opc || a->nargs != b->nargs || a->bits != b->bits ||
@@ -188,6 +210,11 @@ bool rk_nir_instr_same(const RkInstr *a, const RkInstr *b)
 bool rk_nir_instr_same_value(const RkInstr *a, const RkInstr *b)
 {
     return same(a, b, false);
+}
+
+bool rk_nir_instr_merges(const RkInstr *earlier, const RkInstr *in)
+{
+    return same(earlier, in, in->benign);
 }
 
 RkInstr *rk_nir_emit(RkFunc *f, RkBlock *b, RkOp op, const RkType *t,

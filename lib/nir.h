@@ -126,6 +126,11 @@ void rk_nir_set_op(RkInstr *in, RkOp op);
 /* Is `in` a materialised constant (const, rack.splat or mask.const with
  * its value in `bits`, no operands)? */
 bool rk_nir_is_constant(const RkInstr *in);
+/* Are a and b constants of one operation, type and value?  (Every block
+ * has its own constants, so passes compare them by value.) */
+bool rk_nir_same_constant(const RkInstr *a, const RkInstr *b);
+/* The ids of the blocks a terminated block branches to, in s; how many. */
+int rk_nir_successors(const RkBlock *b, int s[2]);
 /* Are a and b the same instruction: one operation, type, operands,
  * immediates, text, lanes, fused region, through mask and sanitising
  * marks?  (rake-explore tells a rewritten instruction with it.) */
@@ -135,6 +140,10 @@ bool rk_nir_instr_same(const RkInstr *a, const RkInstr *b);
  * explains it; a region only chooses which additions contract, which
  * rake-opt has done before it). */
 bool rk_nir_instr_same_value(const RkInstr *a, const RkInstr *b);
+/* Whether rake-opt's common-subexpression rule lets `earlier` stand for
+ * `in`: the same value, and for a benign select the same region too (it
+ * sanitises one operation's operand, which AVX-512 reads past). */
+bool rk_nir_instr_merges(const RkInstr *earlier, const RkInstr *in);
 RkFunc *rk_nir_find(RkNirModule *m, const char *name);
 RkBlock *rk_nir_block_by_id(RkFunc *f, int id);
 

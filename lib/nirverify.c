@@ -148,17 +148,6 @@ static int earlier_twins(const V *v, int i)
     return n;
 }
 
-static void successors(const RkBlock *b, int *s, int *n)
-{
-    *n = 0;
-    if (b->terminated && b->term.kind == RK_TERM_BR)
-        s[(*n)++] = b->term.to.block;
-    if (b->terminated && b->term.kind == RK_TERM_CBR) {
-        s[(*n)++] = b->term.to.block;
-        s[(*n)++] = b->term.alt.block;
-    }
-}
-
 /* A block no path from a root reaches (in a cycle of blocks that only
  * jump to each other) is dominated by every block, as the meet over no
  * path says; a block nothing jumps to is dominated by itself alone. */
@@ -181,8 +170,7 @@ static void dominators(V *v)
     if (!sfirst || !succ || !roots || !entered)
         rk_diag_internal("out of memory for dominators");
     for (int b = 0; b < nb; b++) {
-        int s[2], n;
-        successors(f->blocks[b], s, &n);
+        int s[2], n = rk_nir_successors(f->blocks[b], s);
         sfirst[b] = ns;
         for (int k = 0; k < n; k++) {
             int t = block_index(v, s[k]);
@@ -673,6 +661,8 @@ static bool region_from_earlier(V *v, const RkBlock *b, int bi)
     const RkFunc *f = v->f;
     if (!v->region_first) {
         v->region_first = malloc(sizeof(int) * (size_t)(f->nregions + 1));
+        if (!v->region_first)
+            rk_diag_internal("out of memory for %d fused regions", f->nregions);
         for (int r = 0; r < f->nregions; r++)
             v->region_first[r] = INT_MAX;
         for (int i = f->nblocks - 1; i >= 0; i--)

@@ -78,10 +78,8 @@ static const RkInstr *earlier_twin(const Fns *s, const RkInstr *x)
         const RkInstr *o = blk->instrs[j];
         if (o->id < 0 || !def(s->adef, s->a, o->id))
             continue;
-        if (rk_nir_is_constant(x) ? rk_nir_is_constant(o) && o->opc == x->opc && o->bits == x->bits &&
-                                        rk_ty_equal(o->type, x->type)
-                                  : x->benign ? rk_nir_instr_same(o, x)
-                                              : rk_nir_instr_same_value(o, x))
+        if (rk_nir_is_constant(x) ? rk_nir_same_constant(o, x)
+                                  : rk_nir_instr_merges(o, x))
             return o;
     }
     return NULL;

@@ -44,6 +44,8 @@ static void start_function(void)
     capconsts = 64;
     nconsts = 0;
     consts = malloc(sizeof *consts * (size_t)capconsts);
+    if (!consts)
+        rk_diag_internal("out of memory for %d constants", capconsts);
     for (int i = 0; i < capconsts; i++)
         consts[i].id = -1;
     for (int i = 0; i < useddefs; i++) /* not all of capdefs: one large function
@@ -62,6 +64,8 @@ static void note_def(RkInstr *in)
         while (cap <= in->id)
             cap *= 2;
         defs = realloc(defs, sizeof *defs * (size_t)cap);
+        if (!defs)
+            rk_diag_internal("out of memory for %d values", cap);
         memset(defs + capdefs, 0, sizeof *defs * (size_t)(cap - capdefs));
         capdefs = cap;
     }
@@ -92,6 +96,8 @@ static void grow_consts(void)
     int n = capconsts;
     capconsts *= 2;
     consts = malloc(sizeof *consts * (size_t)capconsts);
+    if (!consts)
+        rk_diag_internal("out of memory for %d constants", capconsts);
     for (int i = 0; i < capconsts; i++)
         consts[i].id = -1;
     for (int i = 0; i < n; i++)

@@ -9,7 +9,7 @@
  * lowers each arm's predicate under the lanes no earlier arm took and its
  * value under the lanes it takes (as rake-interp evaluates them), then
  * joins them from the last arm back: select(P0, v0, select(P1, v1, ... vn)),
- * or, in a function lowered for pressure, arm by arm (sweep_forward).
+ * or, in a function lowered for pressure, arm by arm (sweep).
  *
  * Fused regions: a maximal run of consecutive fused bindings in one
  * statement list is one region, numbered per function; an inlined callee
@@ -200,43 +200,21 @@ static void through(RkNode *s)
     *slot(s) = lval(r, t);
 }
 
-/* Lowered for pressure (--low-pressure): each arm's value is joined as
- * soon as it is made, on the lanes it takes, so one arm's value is live
- * at a time instead of every arm's until the join from the back.  Every
- * lane the sweep covers (rake-check proves it covers the context) takes
- * exactly one arm, so the two joins agree there; they differ only in
- * lanes outside the context, which nothing reads.  It costs a mask and
- * per arm where the effective mask wasn't needed otherwise. */
-static LVal sweep_forward(RkNode *s, const RkType *ret)
-{
-    int n = s->arms.len, saved = L->ctx, remaining = saved, r = -1;
-    for (int i = 0; i < n; i++) {
-        RkNode *arm = s->arms.items[i];
-        int eff = remaining, m = -1;
-        if (arm->pred->kind != RK_WILDCARD) {
-            L->ctx = remaining;
-            m = lower_mask(arm->pred);
-            L->ctx = saved;
-            eff = mask_and(remaining, m, arm->loc);
-        }
-        L->ctx = eff;
-        int v = materialize(lower_expr(arm->value), ret);
-        L->ctx = saved;
-        r = r < 0 ? v : emit3(RK_OP_MASK_SELECT, ret, eff, v, r, arm->loc);
-        if (m >= 0 && i < n - 1)
-            remaining = mask_and(remaining, mask_not(m, arm->loc), arm->loc);
-    }
-    return lval(r, ret);
-}
-
+/* Each arm's predicate under the lanes no earlier arm took, then its
+ * value under the lanes it takes.  The values are joined from the last
+ * arm back, or, lowered for pressure (--low-pressure), each as soon as
+ * it is made, on the lanes it takes: one arm's value is live at a time
+ * instead of every arm's until the join.  Every lane the sweep covers
+ * (rake-check proves it covers the context) takes exactly one arm, so
+ * the two joins agree there; they differ only in lanes outside the
+ * context, which nothing reads.  The second costs a mask and per arm
+ * where the effective mask wasn't needed otherwise. */
 static LVal sweep(RkNode *s, const RkType *ret)
 {
-    if (L->sweep_forward)
-        return sweep_forward(s, ret);
     int n = s->arms.len;
     int *masks = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)n);
     int *vals = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)n);
-    int saved = L->ctx, remaining = saved;
+    int saved = L->ctx, remaining = saved, r = -1;
     for (int i = 0; i < n; i++) {
         RkNode *arm = s->arms.items[i];
         int eff = remaining;
@@ -251,10 +229,14 @@ static LVal sweep(RkNode *s, const RkType *ret)
         L->ctx = eff;
         vals[i] = materialize(lower_expr(arm->value), ret);
         L->ctx = saved;
+        if (L->sweep_forward)
+            r = r < 0 ? vals[i] : emit3(RK_OP_MASK_SELECT, ret, eff, vals[i], r, arm->loc);
         if (masks[i] >= 0 && i < n - 1)
             remaining = mask_and(remaining, mask_not(masks[i], arm->loc), arm->loc);
     }
-    int r = vals[n - 1];
+    if (L->sweep_forward)
+        return lval(r, ret);
+    r = vals[n - 1];
     for (int i = n - 2; i >= 0; i--)
         r = emit3(RK_OP_MASK_SELECT, ret, masks[i], vals[i], r, s->arms.items[i]->loc);
     return lval(r, ret);

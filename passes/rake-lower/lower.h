@@ -48,9 +48,8 @@ typedef struct Lower {
     int ctx;             /* the participation mask, -1 for every lane */
     int region;          /* the fused region being emitted, -1 for none */
     bool regions_on;     /* false directly in a stack run's body */
-    const char **low_pressure; /* --low-pressure: functions lowered for fewer live values */
-    int nlow_pressure;
-    bool sweep_forward;  /* the current function is one: sweeps join arm by arm */
+    bool sweep_forward;  /* the function is lowered for pressure (--low-pressure):
+                            sweeps join arm by arm */
     /* stack runs: the current rack of records */
     int run_base;        /* i64 index of its first record */
     int64_t run_imm;     /* plus this many records (an unrolled loop's later racks) */
@@ -61,9 +60,6 @@ typedef struct Lower {
 } Lower;
 
 extern Lower *L;
-
-/* main.c: whether --low-pressure named the function */
-bool lower_low_pressure(const char *fn);
 
 /* emit.c */
 RkInstr *emit(RkOp op, const RkType *t, const int *args, int nargs, RkLoc loc);

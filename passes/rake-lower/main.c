@@ -24,10 +24,11 @@
 #include "ir.h"
 #include "lower.h"
 
-bool lower_low_pressure(const char *fn)
+/* Whether `--low-pressure fn` is among the arguments. */
+static bool low_pressure(int argc, char **argv, const char *fn)
 {
-    for (int i = 0; i < L->nlow_pressure; i++)
-        if (!strcmp(L->low_pressure[i], fn))
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--low-pressure") && !strcmp(argv[++i], fn))
             return true;
     return false;
 }
@@ -35,12 +36,9 @@ bool lower_low_pressure(const char *fn)
 int main(int argc, char **argv)
 {
     rk_diag_program("rake-lower");
-    Lower lower = {0};
-    L = &lower;
-    L->low_pressure = rk_arena_alloc(&rk_heap, sizeof(char *) * (size_t)argc);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--low-pressure") && i + 1 < argc)
-            L->low_pressure[L->nlow_pressure++] = argv[++i];
+            i++;
         else
             rk_diag_input("unknown argument '%s' (usage: rake-lower [--low-pressure NAME]... "
                           "< rake.checked > rake.nir)",
@@ -51,6 +49,8 @@ int main(int argc, char **argv)
     const RkProfile *p = doc.target ? rk_profile_find(doc.target) : NULL;
     if (!p)
         rk_ir_fail_at("/target", "the document's target is not a profile");
+    Lower lower = {0};
+    L = &lower;
     L->profile = p;
     L->module = m;
     L->out = RK_NEW(RkNirModule);
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     L->out->target = p->name;
     for (int i = 0; i < m->decls.len; i++) {
         RkNode *d = m->decls.items[i];
-        L->sweep_forward = lower_low_pressure(d->name);
+        L->sweep_forward = low_pressure(argc, argv, d->name);
         if (d->kind == RK_SCRATCH || d->kind == RK_RAKE)
             lower_kernel_fn(d);
         else if (d->kind == RK_RUN)

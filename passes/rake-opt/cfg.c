@@ -12,20 +12,6 @@
 
 #include "opt.h"
 
-int opt_cfg_successors(const RkBlock *b, int s[2])
-{
-    if (b->term.kind == RK_TERM_BR) {
-        s[0] = b->term.to.block;
-        return 1;
-    }
-    if (b->term.kind == RK_TERM_CBR) {
-        s[0] = b->term.to.block;
-        s[1] = b->term.alt.block;
-        return 2;
-    }
-    return 0;
-}
-
 int opt_cfg_pos(const OptCfg *g, int id)
 {
     return id >= 0 && id < g->nat ? g->at[id] : -1;
@@ -53,7 +39,7 @@ void opt_cfg_build(OptCfg *g, RkFunc *f)
     *g = (OptCfg){.f = f};
     index_blocks(g);
     for (int b = 0; b < nb; b++) {
-        int s[2], n = opt_cfg_successors(f->blocks[b], s);
+        int s[2], n = rk_nir_successors(f->blocks[b], s);
         sfirst[b] = ns;
         for (int k = 0; k < n; k++)
             succ[ns++] = opt_cfg_pos(g, s[k]);

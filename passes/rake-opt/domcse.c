@@ -58,7 +58,7 @@ static int canon(Dcse *d, int v)
         return v;
     size_t i = (size_t)(c->bits * 0x9e3779b97f4a7c15u) & (d->kcap - 1);
     for (; d->konst[i]; i = (i + 1) & (d->kcap - 1))
-        if (d->konst[i]->bits == c->bits && rk_ty_equal(d->konst[i]->type, c->type))
+        if (rk_nir_same_constant(d->konst[i], c))
             return d->konst[i]->id;
     d->konst[i] = c;
     return v;

@@ -84,6 +84,8 @@ static void add_fact(Facts *F, int b, int value, bool truth)
     if (F->nown[b] == F->capown[b]) {
         F->capown[b] = F->capown[b] ? 2 * F->capown[b] : 4;
         F->own[b] = realloc(F->own[b], sizeof(Fact) * (size_t)F->capown[b]);
+        if (!F->own[b])
+            rk_diag_internal("out of memory for branch facts");
     }
     F->own[b][F->nown[b]++] = (Fact){value, truth};
 }
@@ -136,7 +138,6 @@ static bool comparison(const RkInstr *d)
 
 static bool known(Facts *F, int b, int v, bool *truth, int depth);
 
-
 /* The same operand: one value, or constants of one type and value (each
  * block loads its own constants, so `i < <8>` in two blocks reads two). */
 static bool same_operand(Facts *F, int x, int y)
@@ -144,7 +145,7 @@ static bool same_operand(Facts *F, int x, int y)
     if (x == y)
         return true;
     const RkInstr *a = opt_const_def(F->x, x), *b = opt_const_def(F->x, y);
-    return a && b && rk_ty_equal(a->type, b->type) && a->bits == b->bits;
+    return a && b && rk_nir_same_constant(a, b);
 }
 
 /* --- counters that stay non-negative ---------------------------------------------------- */
@@ -297,6 +298,8 @@ static void hold(Helds *l, Held h)
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 2;
         l->v = realloc(l->v, sizeof(Held) * (size_t)l->cap);
+        if (!l->v)
+            rk_diag_internal("out of memory for branch facts");
     }
     l->v[l->n++] = h;
 }

@@ -69,6 +69,34 @@
 #include "profile.h"
 #include "types.h"
 
+void opt_each_use(RkFunc *f, void (*visit)(int *value, int block, void *ctx), void *ctx)
+{
+    for (int i = 0; i < f->nblocks; i++) {
+        RkBlock *b = f->blocks[i];
+        for (int j = 0; j < b->ninstrs; j++) {
+            for (int k = 0; k < b->instrs[j]->nargs; k++)
+                visit(&b->instrs[j]->args[k], i, ctx);
+            if (b->instrs[j]->through >= 0)
+                visit(&b->instrs[j]->through, i, ctx);
+        }
+        RkTerm *t = &b->term;
+        if (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR)
+            visit(&t->value, i, ctx);
+        for (int k = 0; k < t->to.nargs; k++)
+            visit(&t->to.args[k], i, ctx);
+        for (int k = 0; k < t->alt.nargs; k++)
+            visit(&t->alt.args[k], i, ctx);
+    }
+}
+
+static void count_use(int *v, int block, void *ctx)
+{
+    Fn *x = ctx;
+    (void)block;
+    if (*v >= 0 && *v < x->f->nvalues)
+        x->uses[*v]++;
+}
+
 static void index_defs(Fn *x)
 {
     RkFunc *f = x->f;
@@ -95,22 +123,9 @@ static void index_defs(Fn *x)
                 x->def[in->id] = in;
                 x->type[in->id] = in->type;
             }
-            for (int k = 0; k < in->nargs; k++)
-                if (in->args[k] >= 0 && in->args[k] < f->nvalues)
-                    x->uses[in->args[k]]++;
-            if (in->through >= 0 && in->through < f->nvalues)
-                x->uses[in->through]++;
         }
-        RkTerm *t = &b->term;
-        if (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR)
-            if (t->value >= 0 && t->value < f->nvalues)
-                x->uses[t->value]++;
-        RkEdge *edges[2] = {&t->to, &t->alt};
-        for (int e = 0; e < 2; e++)
-            for (int k = 0; k < edges[e]->nargs; k++)
-                if (edges[e]->args[k] >= 0 && edges[e]->args[k] < f->nvalues)
-                    x->uses[edges[e]->args[k]]++;
     }
+    opt_each_use(f, count_use, x);
 }
 
 static int resolve(const Fn *x, int v)
@@ -131,22 +146,17 @@ void opt_rename_operands(Fn *x, RkInstr *in)
     rename_value(x, &in->through);
 }
 
+static void rename_use(int *v, int block, void *ctx)
+{
+    (void)block;
+    rename_value(ctx, v);
+}
+
 /* The recorded replacements, everywhere, in one pass. */
 static void apply_replacements(Fn *x)
 {
-    RkFunc *f = x->f;
-    for (int i = 0; x->pending && i < f->nblocks; i++) {
-        RkBlock *b = f->blocks[i];
-        for (int j = 0; j < b->ninstrs; j++)
-            opt_rename_operands(x, b->instrs[j]);
-        RkTerm *t = &b->term;
-        if (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR)
-            rename_value(x, &t->value);
-        for (int k = 0; k < t->to.nargs; k++)
-            rename_value(x, &t->to.args[k]);
-        for (int k = 0; k < t->alt.nargs; k++)
-            rename_value(x, &t->alt.args[k]);
-    }
+    if (x->pending)
+        opt_each_use(x->f, rename_use, x);
     x->pending = false;
 }
 
@@ -211,9 +221,7 @@ void opt_seen_add(OptSeen *s, size_t h, RkInstr *in, int block)
 
 static bool same_constant(const struct OptSeenSlot *e, void *ctx)
 {
-    const RkInstr *in = ctx, *o = e->in;
-    return rk_nir_is_constant(o) && o->opc == in->opc && o->bits == in->bits &&
-           rk_ty_equal(o->type, in->type);
+    return rk_nir_same_constant(e->in, ctx);
 }
 
 /* 1. copies and duplicate constants */
@@ -366,8 +374,7 @@ bool opt_uniform_arith(const Fn *x, const RkInstr *in)
  * the select has that one reader). */
 static bool equal_instr(const struct OptSeenSlot *e, void *ctx)
 {
-    const RkInstr *in = ctx;
-    return in->benign ? rk_nir_instr_same(e->in, in) : rk_nir_instr_same_value(e->in, in);
+    return rk_nir_instr_merges(e->in, ctx);
 }
 
 static bool cse(Fn *x)

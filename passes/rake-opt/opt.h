@@ -38,7 +38,6 @@ typedef struct OptCfg {
 void opt_cfg_build(OptCfg *g, RkFunc *f);
 void opt_cfg_free(OptCfg *g);
 int opt_cfg_pos(const OptCfg *g, int block_id);
-int opt_cfg_successors(const RkBlock *b, int s[2]); /* block ids */
 int opt_cfg_nca(const OptCfg *g, int a, int b);     /* nearest common dominator */
 bool opt_cfg_dominates(const OptCfg *g, int a, int b); /* both reached: O(1) */
 void opt_cfg_find_loops(OptCfg *g);
@@ -52,6 +51,9 @@ bool opt_cfg_loops_within(const OptCfg *g, int s, int b); /* every loop holding 
  * instruction first, so what it replaced earlier in its scan shows. */
 void opt_replace_uses(Fn *x, int from, int to);
 void opt_rename_operands(Fn *x, RkInstr *in);
+/* visit(&value, block position, ctx) for every use of a value: operands,
+ * through masks, returned values and branch conditions, edge arguments. */
+void opt_each_use(RkFunc *f, void (*visit)(int *value, int block, void *ctx), void *ctx);
 
 /* Instructions met so far, found by a hash of their operation and
  * operands (opt_instr_hash, or the caller's own), each with its block:

@@ -33,8 +33,10 @@ typedef struct Sink {
     int *reader;   /* per value: the nearest common dominator of its readers, -1 none */
 } Sink;
 
-static void read_in(Sink *k, int v, int b)
+static void read_in(int *value, int b, void *ctx)
 {
+    Sink *k = ctx;
+    int v = *value;
     if (v < 0 || v >= k->x->f->nvalues || k->g.dom.order[b] < 0)
         return;
     k->reader[v] = k->reader[v] < 0 ? b : opt_cfg_nca(&k->g, k->reader[v], b);
@@ -44,23 +46,11 @@ static void find_readers(Sink *k)
 {
     RkFunc *f = k->x->f;
     k->reader = malloc(sizeof(int) * (size_t)(f->nvalues + 1));
+    if (!k->reader)
+        rk_diag_internal("out of memory for sinking");
     for (int i = 0; i < f->nvalues; i++)
         k->reader[i] = -1;
-    for (int b = 0; b < f->nblocks; b++) {
-        RkBlock *blk = f->blocks[b];
-        for (int j = 0; j < blk->ninstrs; j++) {
-            for (int a = 0; a < blk->instrs[j]->nargs; a++)
-                read_in(k, blk->instrs[j]->args[a], b);
-            read_in(k, blk->instrs[j]->through, b);
-        }
-        RkTerm *t = &blk->term;
-        if (t->kind == RK_TERM_RET || t->kind == RK_TERM_CBR)
-            read_in(k, t->value, b);
-        for (int a = 0; a < t->to.nargs; a++)
-            read_in(k, t->to.args[a], b);
-        for (int a = 0; t->kind == RK_TERM_CBR && a < t->alt.nargs; a++)
-            read_in(k, t->alt.args[a], b);
-    }
+    opt_each_use(f, read_in, k);
 }
 
 static bool sink_block(Sink *k, int b)

@@ -128,8 +128,9 @@ static void groups_free(Groups *g)
 }
 
 /* Which blocks each vreg is read in before it is written there (uses)
- * and which blocks write it (defs); stamp[v] is the last block that
- * wrote v, so a read after a write in the same block is no use. */
+ * and which blocks write it (defs); wrote[v] and used[v] are the last
+ * block that wrote and read v (+ 1), so a read after a write in the same
+ * block is no use, and each pair is noted once. */
 typedef struct Occur {
     Pairs uses, defs;
     int *wrote, *used; /* per vreg: block + 1 */
@@ -328,16 +329,18 @@ static void instr_ranges(Ra *ra, RkMInstr *in, int pos)
         ra->r[in->ops[1].reg.num].hint = in->ops[0].reg.num;
 }
 
-/* The vregs block b names or has live (blk[v].lo != -2 marks them). */
+/* The vregs the current block names or has live, each listed once
+ * (at[v]: the block it was listed for, + 1). */
 typedef struct Touched {
     int *v, n;
+    int *at, block;
 } Touched;
 
-static void note(Touched *t, const Range *blk, int v)
+static void note(Touched *t, int v)
 {
-    if (blk[v].lo == -2 && blk[v].hi != -3) {
+    if (t->at[v] != t->block + 1) {
+        t->at[v] = t->block + 1;
         t->v[t->n++] = v;
-        ((Range *)blk)[v].hi = -3; /* listed; touch() sets it */
     }
 }
 
@@ -350,19 +353,20 @@ static void block_segments(Ra *ra, const Live *l, int b, Range *blk, Touched *t)
     RkMBlock *bl = f->blocks[b];
     int start = ra->pos.start[b], end = ra->pos.start[b + 1] - 1;
     t->n = 0;
+    t->block = b;
     for (int i = l->in.first[b]; i < l->in.first[b + 1]; i++) {
         int v = l->in.items[i];
-        note(t, blk, v);
+        note(t, v);
         touch(&blk[v], b == 0 && ra->r[v].pinned ? -1 : start);
     }
     for (int i = l->out.first[b]; i < l->out.first[b + 1]; i++) {
         int v = l->out.items[i];
-        note(t, blk, v);
+        note(t, v);
         touch(&blk[v], end);
         ra->r[v].live_out = true;
     }
     for (int k = 0; k < bl->nparams; k++) {
-        note(t, blk, bl->params[k].num);
+        note(t, bl->params[k].num);
         touch(&blk[bl->params[k].num], start);
     }
     for (int i = 0; i < bl->ninstrs; i++)
@@ -372,7 +376,7 @@ static void block_segments(Ra *ra, const Live *l, int b, Range *blk, Touched *t)
             op_regs(&bl->instrs[i].ops[k], regs, &n);
             for (int j = 0; j < n; j++)
                 if (regs[j].virt)
-                    note(t, blk, regs[j].num);
+                    note(t, regs[j].num);
         }
     Range *saved = ra->r;
     ra->r = blk; /* instr_ranges touches the block's ranges */
@@ -380,12 +384,12 @@ static void block_segments(Ra *ra, const Live *l, int b, Range *blk, Touched *t)
         instr_ranges(ra, &bl->instrs[i], start + 1 + i);
     ra->r = saved;
     for (int k = 0; k < bl->term.nargs; k++) {
-        note(t, blk, bl->term.args[k].num);
+        note(t, bl->term.args[k].num);
         touch(&blk[bl->term.args[k].num], end);
     }
     const RkMOp *tr = rk_mir_term_reg(&bl->term);
     if (tr && tr->reg.virt) {
-        note(t, blk, tr->reg.num);
+        note(t, tr->reg.num);
         touch(&blk[tr->reg.num], end);
     }
     for (int i = 0; i < t->n; i++) {
@@ -418,8 +422,9 @@ void ra_intervals(Ra *ra)
     }
     Live l = liveness(ra);
     Range *blk = malloc(sizeof *blk * ((size_t)f->nvregs + 1));
-    Touched t = {malloc(sizeof(int) * ((size_t)f->nvregs + 1)), 0};
-    if (!blk || !t.v)
+    Touched t = {malloc(sizeof(int) * ((size_t)f->nvregs + 1)), 0,
+                 calloc((size_t)f->nvregs + 1, sizeof(int)), 0};
+    if (!blk || !t.v || !t.at)
         rk_diag_internal("out of memory for live ranges");
     for (int v = 0; v <= f->nvregs; v++)
         blk[v] = (Range){-2, -2, NULL, 0, 0, -1, -1, false, false};
@@ -432,6 +437,7 @@ void ra_intervals(Ra *ra)
     }
     free(blk);
     free(t.v);
+    free(t.at);
     groups_free(&l.in);
     groups_free(&l.out);
 }

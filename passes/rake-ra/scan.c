@@ -274,6 +274,17 @@ static int occurrence_count(Ra *ra, int pos)
     return ra->f->blocks[b]->term.nargs + 1;
 }
 
+/* occurrences() into *occ, grown to hold however many pos has. */
+static int occurrences_at(Ra *ra, int pos, int **occ, int *cap)
+{
+    int need = occurrence_count(ra, pos);
+    if (need > *cap) {
+        *cap = 2 * need;
+        *occ = rk_arena_alloc(&rk_heap, sizeof **occ * (size_t)*cap);
+    }
+    return occurrences(ra, pos, *occ, *cap);
+}
+
 /* owner[][]: the value holding each register at pos (0: none). */
 void ra_holders(Ra *ra, int pos)
 {
@@ -293,20 +304,14 @@ void ra_holders(Ra *ra, int pos)
  * arguments have theirs before it starts). */
 static const int *later_starts(Ra *ra)
 {
-    int n = ra->pos.n, cap = 16;
+    int n = ra->pos.n, cap = 0, *occ = NULL;
     int *first = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)(n + 1));
-    int *occ = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)cap);
     char *met = rk_arena_alloc(&rk_heap, (size_t)ra->f->nvregs + 1);
     memset(met, 0, (size_t)ra->f->nvregs + 1);
     for (int pos = 0; pos <= n; pos++)
         first[pos] = n;
     for (int pos = 0; pos < n; pos++) {
-        int need = occurrence_count(ra, pos);
-        if (need > cap) {
-            cap = 2 * need;
-            occ = rk_arena_alloc(&rk_heap, sizeof(int) * (size_t)cap);
-        }
-        int k = occurrences(ra, pos, occ, cap);
+        int k = occurrences_at(ra, pos, &occ, &cap);
         for (int i = 0; i < k; i++)
             if (!met[occ[i]]) {
                 met[occ[i]] = 1;
@@ -329,16 +334,11 @@ int ra_scan(Ra *ra, int *cls)
     for (int v = 0; v < f->nvregs; v++)
         if (ra->r[v].pinned)
             give(ra, f->vclass[v], ra->r[v].reg, v);
-    int cap = 16, *occ = rk_arena_alloc(&rk_heap, sizeof *occ * (size_t)cap);
+    int cap = 0, *occ = NULL;
     const int *starts = later_starts(ra);
     for (int pos = 0; pos < ra->pos.n; pos++) {
-        int need = occurrence_count(ra, pos);
-        if (need > cap) {
-            cap = 2 * need;
-            occ = rk_arena_alloc(&rk_heap, sizeof *occ * (size_t)cap);
-        }
         ra->settled = starts[pos] < pos ? starts[pos] : pos;
-        int n = occurrences(ra, pos, occ, cap);
+        int n = occurrences_at(ra, pos, &occ, &cap);
         for (int k = 0; k < n; k++) {
             int v = occ[k];
             if (ra->r[v].reg >= 0)
