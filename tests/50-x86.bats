@@ -643,6 +643,30 @@ N=$T/negative/kernels.rk
     [[ $output == *"usage: rake-lower [--low-pressure NAME]..."* ]]
 }
 
+@test "x86 cli: rake-ra computes a value again where it is next read rather than refuse the rake (--no-recompute refuses it), and the object gives rake-interp's lanes" {
+    local d=$BATS_TEST_TMPDIR f=$T/cli/pressure-recompute.rk
+    "$BIN/rake-parse" "$f" | "$BIN/rake-check" --target x86-sse2 | "$BIN/rake-lower" | "$BIN/rake-opt" |
+        "$BIN/rake-isel-x86" --profile x86-sse2 >"$d/m.json"
+    run "$BIN/rake-ra" --no-recompute <"$d/m.json"
+    [ "$status" -eq 1 ]
+    [[ $output == *"rake k0298_i needs more than the 15 vector registers of x86-sse2"* ]]
+    run "$BIN/rake-ra" --text <"$d/m.json"
+    [ "$status" -eq 0 ]
+    # the through's mask, negated (one xorps of a mask live anyway), is
+    # computed twice: where the rake first needs it, and again before the
+    # sweep's arm reads it
+    [ "$(grep -c '^ *xorps .*; mask.not %7$' <<<"$output")" -eq 2 ]
+    # rakec needs no second lowering for it, and the object verifies
+    run "$BIN/rakec" -c --target x86-sse2 "$f" -o "$d/k.o"
+    [ "$status" -eq 0 ]
+    [[ $output != *"lowered again"* ]]
+    run "$BIN/rakec" --verify-native --no-report --target x86-sse2 "$f" -o "$d/k.o"
+    [ "$status" -eq 0 ]
+    run "$T/run-diff" --profile x86-sse2 --dir "$d/diff" --rk "$f" --calls "${f%.rk}.calls"
+    [ "$status" -eq 0 ]
+    [[ ${lines[-1]} == *"1 kernels, 0 rejected"*"8 calls"*" 0 mismatches" ]]
+}
+
 @test "x86 cli: RAKE_X86_AS names the assembler; an assembler that fails leaves no object" {
     local d=$BATS_TEST_TMPDIR/as
     mkdir -p "$d"

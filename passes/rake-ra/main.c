@@ -1,6 +1,6 @@
 /* rake-ra: rake.mir (virtual registers) -> rake.mir (physical registers)
  *
- *   rake-ra [--text] [--refused FILE] < rake.mir
+ *   rake-ra [--text] [--refused FILE] [--no-recompute] < rake.mir
  *
  * Input:  rake.mir version 2 from an instruction selector.
  * Output: the same functions with every virtual register replaced by a
@@ -16,8 +16,11 @@
  * calling-convention registers until their last use, dying values hand
  * their registers to results, hints avoid moves into the result register
  * and across loop edges, and a constant load may be repeated when a class
- * runs out.  A function that still needs more registers of a class at
- * once than the target has is rejected with a located error (exit 1);
+ * runs out; as a last resort, a value computed from others still live is
+ * computed again where it is next read (recompute.c; --no-recompute
+ * turns that off, to see what it saves).  A function that still needs
+ * more registers of a class at once than the target has is rejected with
+ * a located error (exit 1);
  * with --refused FILE its name is also appended to FILE and the other
  * functions are allocated (each refused one reported), for rakec, which
  * then lowers those again for fewer live values (rake-lower
@@ -68,13 +71,16 @@ static void allocate(const RkMModule *m, RkMFunc *f)
             rk_diag_internal("out of memory for the register file");
     }
 
-    /* a bound on reloads, so allocation always ends: a few per constant */
-    int budget = 16;
-    for (int b = 0; b < f->nblocks; b++)
+    /* a bound on reloads, so allocation always ends: a few per constant,
+     * and a computation again per instruction */
+    int budget = 16, recomputes = 0;
+    for (int b = 0; b < f->nblocks; b++) {
+        recomputes += f->blocks[b]->ninstrs;
         for (int i = 0; i < f->blocks[b]->ninstrs; i++) {
             const RkMInstr *in = &f->blocks[b]->instrs[i];
             budget += 4 * (rk_mir_const_load(in) || ra_column_load(in));
         }
+    }
     for (bool first = true;; first = false) {
         ra_positions(&ra);
         ra.r = calloc((size_t)f->nvregs + 1, sizeof *ra.r);
@@ -90,7 +96,8 @@ static void allocate(const RkMModule *m, RkMFunc *f)
         if (stuck < 0)
             break;
         /* each reload frees a register over part of the function */
-        if (budget-- == 0 || !ra_rematerialise(&ra, stuck, cls))
+        bool freed = budget > 0 && (budget--, ra_rematerialise(&ra, stuck, cls));
+        if (!freed && !(recomputes > 0 && !ra_no_recompute && (recomputes--, ra_recompute(&ra, stuck, cls))))
             ra_out_of_registers(&ra, stuck, cls);
         free(ra.r);
         free(ra.allowed);
@@ -109,6 +116,7 @@ static void allocate(const RkMModule *m, RkMFunc *f)
 }
 
 const char *ra_refused_file;
+bool ra_no_recompute;
 jmp_buf ra_next_function;
 
 /* allocate, or false when f was refused (reported, and named in the
@@ -130,8 +138,10 @@ int main(int argc, char **argv)
             text = true;
         else if (!strcmp(argv[i], "--refused") && i + 1 < argc)
             ra_refused_file = argv[++i];
+        else if (!strcmp(argv[i], "--no-recompute"))
+            ra_no_recompute = true;
         else
-            rk_diag_input("usage: rake-ra [--text] [--refused FILE] < rake.mir");
+            rk_diag_input("usage: rake-ra [--text] [--refused FILE] [--no-recompute] < rake.mir");
     }
     RkIrDoc doc = rk_ir_read(stdin, "rake.mir", 2);
     RkMModule *m = rk_mir_decode(doc.root);

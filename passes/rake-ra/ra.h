@@ -3,6 +3,7 @@
  *   main.c     reading and writing rake.mir, the allocation loop
  *   live.c     positions, liveness across blocks, each vreg's live segments
  *   scan.c     the linear scan, rematerialisation, running out
+ *   recompute.c  computing a value again where it is next read
  *   commute.c  a copy into a commuting operation takes its dying operand
  *   resolve.c  physical registers into the code, jump moves, saves
  *
@@ -70,6 +71,7 @@ typedef struct Ra {
  * registers jumps to ra_next_function, and the others are allocated */
 extern const char *ra_refused_file;
 extern jmp_buf ra_next_function;
+extern bool ra_no_recompute; /* --no-recompute: recompute.c is not tried */
 
 /* live.c */
 void ra_positions(Ra *ra);
@@ -84,6 +86,14 @@ void ra_holders(Ra *ra, int pos); /* owner[][] at pos */
 bool ra_rematerialise(Ra *ra, int stuck, int cls);
 bool ra_column_load(const RkMInstr *in); /* a stack run's column pointer from its descriptor */
 _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls);
+bool ra_defines(const RkMInstr *in, int v); /* writes v whole, unmasked */
+bool ra_occurs_at(Ra *ra, int pos, int v);
+int ra_next_use(Ra *ra, int v, int stuck); /* past v's range: none */
+void ra_rename_from(Ra *ra, int b, int from, int old, int fresh);
+
+/* recompute.c: true if it freed a register of class cls at `stuck` by
+ * computing a value again before its next read */
+bool ra_recompute(Ra *ra, int stuck, int cls);
 
 /* commute.c: true if it swapped operands (the intervals are then stale) */
 bool ra_commute(Ra *ra);

@@ -359,13 +359,13 @@ int ra_scan(Ra *ra, int *cls)
 
 /* Whether `in` writes virtual register v whole and unmasked from one
  * source: the definitions a reload may repeat. */
-static bool defines(const RkMInstr *in, int v)
+bool ra_defines(const RkMInstr *in, int v)
 {
     return in && in->ops[0].kind == RK_MO_REG && in->ops[0].reg.virt &&
            in->ops[0].reg.num == v && in->ops[0].mask.num < 0;
 }
 
-static bool occurs_at(Ra *ra, int pos, int v)
+bool ra_occurs_at(Ra *ra, int pos, int v)
 {
     int occ[64];
     int n = occurrence_count(ra, pos) <= 64 ? occurrences(ra, pos, occ, 64) : -1;
@@ -379,10 +379,10 @@ static bool occurs_at(Ra *ra, int pos, int v)
 
 /* The first position after `stuck` at which v occurs (past its range:
  * its next read is in a later iteration, or none). */
-static int next_use(Ra *ra, int v, int stuck)
+int ra_next_use(Ra *ra, int v, int stuck)
 {
     int next = stuck + 1;
-    while (next <= ra->r[v].hi && !occurs_at(ra, next, v))
+    while (next <= ra->r[v].hi && !ra_occurs_at(ra, next, v))
         next++;
     return next;
 }
@@ -394,7 +394,7 @@ static bool remat_candidate(Ra *ra, int v)
     if (x->pinned || x->live_out || x->lo < 0 || ra->pos.block[x->lo] != ra->pos.block[x->hi])
         return false;
     const RkMInstr *in = ra_instr_at(ra, x->lo);
-    if (!(rk_mir_const_load(in) && defines(in, v) && !in->ops[0].bits))
+    if (!(rk_mir_const_load(in) && ra_defines(in, v) && !in->ops[0].bits))
         return false;
     /* a loaded copy that a destructive operation then rewrites (movaps
      * .LC(%rip), %xmm1; andps %xmm2, %xmm1) holds the constant only
@@ -409,7 +409,7 @@ static bool remat_candidate(Ra *ra, int v)
     return true;
 }
 
-static void rename_from(Ra *ra, int b, int from, int old, int fresh)
+void ra_rename_from(Ra *ra, int b, int from, int old, int fresh)
 {
     RkMBlock *blk = ra->f->blocks[b];
     for (int i = from; i < blk->ninstrs; i++)
@@ -525,10 +525,10 @@ static bool repeatable_load(Ra *ra, int v, const RkMInstr *in)
 static bool split_candidate(Ra *ra, int v, int stuck, int cls, bool loads)
 {
     const Range *x = &ra->r[v];
-    if (x->pinned || x->lo < 0 || occurs_at(ra, stuck, v))
+    if (x->pinned || x->lo < 0 || ra_occurs_at(ra, stuck, v))
         return false;
     const RkMInstr *in = ra_instr_at(ra, x->lo);
-    if (!defines(in, v) ||
+    if (!ra_defines(in, v) ||
         !((rk_mir_const_load(in) && x->live_out &&
            (!in->ops[0].bits || in->ops[0].bits == ra->t->regs[cls].full_bits)) ||
           column_load(ra, in) || (loads && cls == RK_RC_VEC && repeatable_load(ra, v, in))))
@@ -636,9 +636,9 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
     int victim = -1, victim_next = -1;
     for (int g = 0; g < ra->t->regs[cls].count; g++) {
         int v = ra->owner[cls][g] - 1;
-        if (v < 0 || !remat_candidate(ra, v) || occurs_at(ra, stuck, v))
+        if (v < 0 || !remat_candidate(ra, v) || ra_occurs_at(ra, stuck, v))
             continue;
-        int next = next_use(ra, v, stuck);
+        int next = ra_next_use(ra, v, stuck);
         /* a reload right after the stuck position would need a register there */
         if (next > ra->r[v].hi || next == stuck + 1 || !ra_instr_at(ra, next))
             continue;
@@ -658,7 +658,7 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
                 int v = ra->owner[cls][g] - 1;
                 if (v < 0 || !split_candidate(ra, v, stuck, cls, loads))
                     continue;
-                int next = next_use(ra, v, stuck);
+                int next = ra_next_use(ra, v, stuck);
                 if (next > victim_next) {
                     victim = v;
                     victim_next = next;
@@ -678,7 +678,7 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
     RkMInstr *in = rk_mir_insert(f->blocks[b], at, &copy);
     in->ops[0].reg.num = fresh;
     in->origin = "remat";
-    rename_from(ra, b, at + 1, victim, fresh);
+    ra_rename_from(ra, b, at + 1, victim, fresh);
     return true;
 }
 
