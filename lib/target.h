@@ -105,6 +105,12 @@ typedef struct RkSlowCall {
     const char *lane_move;         /* a 4-byte one: a vector result fills every lane */
     int scratch;                   /* a GPR the trampoline uses after saving it */
     const char *arg;               /* loading the slots' address into the argument register */
+    /* A failed check's helper (rake-cgen's traps.c), in assembly: a printf
+     * format of the site number and the kind (two ints) and the reporter
+     * it jumps to, which takes the slots' address (left in the first
+     * argument register by the trampoline) and those two as its
+     * arguments. */
+    const char *trap_stub;
 } RkSlowCall;
 
 typedef struct RkInsnDesc {

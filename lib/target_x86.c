@@ -288,11 +288,14 @@ static const RkInsnDesc insns[] = {
 };
 
 /* A slow block's trampoline (target.h): rbp keeps the caller's stack
- * pointer, the flags are pushed, and the save area is 64-byte aligned. */
+ * pointer, the flags are pushed, and the save area is 64-byte aligned.  A
+ * failed check's helper passes its site and kind in the second and third
+ * argument registers and jumps to the reporter (rdi keeps the slots). */
 #define SLOW_CALL(vec)                                                                    \
     {"call", {vec, "movq", "kmovw"},                                                      \
      "\tpushq\t%%rbp\n\tmovq\t%%rsp, %%rbp\n\tpushfq\n\tandq\t$-64, %%rsp\n\tsubq\t$%d, %%rsp\n",  \
-     "\tleaq\t-8(%rbp), %rsp\n\tpopfq\n\tpopq\t%rbp\n\tret\n", "movq", "movl", 0, "leaq"}
+     "\tleaq\t-8(%rbp), %rsp\n\tpopfq\n\tpopq\t%rbp\n\tret\n", "movq", "movl", 0, "leaq", \
+     "\tmovl\t$%d, %%esi\n\tmovl\t$%d, %%edx\n\tjmp\t%s\n"}
 static const RkSlowCall slow_sse = SLOW_CALL("movups");
 static const RkSlowCall slow_avx = SLOW_CALL("vmovups");
 

@@ -2,30 +2,32 @@
  *
  * A general run checks every view access itself.  Its native code has no
  * way to print: when a check fails, it calls (through a trampoline that
- * rake-emit writes, saving every register as a slow block's does) a C
- * function of the unit named after the source location of the check,
+ * rake-emit writes, saving every register as a slow block's does) a
+ * helper of the unit named after the source location of the check,
+ * rk_trap_LINE_COL, with rk_io (the first argument register) pointing at
+ * 8-byte slots, each holding one int64_t.  The helper prints through
+ * rk_trap exactly what the interpreter prints at that location, then
+ * exits with status 1; it never returns.  The sites, their slots and
+ * what is printed:
  *
- *     __attribute__((noinline, used, noreturn)) void rk_trap_LINE_COL(unsigned char *rk_io)
- *
- * rk_io points at 8-byte slots, each holding one int64_t, and the helper
- * prints through rk_trap exactly what the interpreter prints at that
- * location, then exits with status 1; it never returns.  The sites, their
- * slots and the runtime function (runtime.c) each helper's one call
- * reaches with the site's number:
- *
- *   view[<i>]  (note "load")     [start, end, count]     rk_trap_rack
+ *   view[<i>]  (note "load")     [start, end, count]     kind 0, rk_trap_rack
  *              rack load [start, end) outside count elements
- *   view[<i>] <- e  ("store")    [start, end, count]     rk_trap_rack
+ *   view[<i>] <- e  ("store")    [start, end, count]     kind 1, rk_trap_rack
  *              rack store [start, end) outside count elements
- *   <view[i]>  ("element")       [index, count]          rk_trap_element
+ *   <view[i]>  ("element")       [index, count]          kind 2, rk_trap_element
  *              index I outside N elements
- *   for <i> ... by <s>           no slots, at the `for`  rk_trap
+ *   for <i> ... by <s>           no slots, at the `for`  kind 3, rk_trap
  *              a loop steps forward
  *
- * A helper is one call because the C compiler's cost is per function,
- * whatever its size: a run of 3,000 checked accesses has 3,000 helpers,
- * which took gcc -O2 3.7 s when each read its slots and called rk_trap
- * itself and 2.2 s as one call each.
+ * Each helper is a stub in assembly, in a top-level __asm__ of the unit
+ * (the target table's trap_stub, lib/target_x86.c): it loads the site's
+ * number (rk_sites) and its kind into the second and third argument
+ * registers and jumps to the one reporter, rk_trap_stub, which calls the
+ * runtime function (runtime.c) the kind names.  The C compiler's cost is
+ * per function, whatever its size: a run of 3,000 checked accesses has
+ * 3,000 helpers, which took gcc -O2 3.7 s as C functions that each read
+ * their slots and called rk_trap, 2.2 s as C functions of one call each,
+ * and takes next to nothing as stubs it passes to the assembler.
  *
  * The messages are rake-interp's (vector.c rack_load and element,
  * kernel.c rack_store and counted).  An unchecked access and a gather
@@ -36,32 +38,55 @@
  * check.  A slow block's accesses are C already (func.c).
  *
  * Every general run of the program gets its helpers, whether slow code
- * calls it or not, in every unit for a physical profile (where the unit
- * embeds the runs' native code), one per source location, in the order
- * of a depth-first walk of each run's body.  External linkage, like the
- * slow blocks' helpers: the run's assembly calls them by name. */
+ * calls it or not, in every unit for a profile whose target table has a
+ * trap stub (the x86 profiles, where the unit embeds the runs' native
+ * code; aarch64-neon's runs aren't native yet), one per source location, in the order
+ * of a depth-first walk of each run's body.  Global symbols, like the
+ * slow blocks' helpers: the run's assembly calls them by name, through a
+ * relocation rake-verify checks. */
 #include <string.h>
 
 #include "cgen.h"
+#include "target.h"
 
 typedef struct Site {
     RkLoc loc;
     const char *what;   /* for the comment: "rack load", ... */
-    const char *call;   /* the helper's body: a printf format of the site */
+    int kind;           /* rk_trap_stub's: 0 load, 1 store, 2 element, 3 loop step */
 } Site;
+
+/* The reporter every stub jumps to (kinds as in the table above). */
+static const char reporter[] =
+    "\n/* A failed check's stub (below) jumps here with its site and kind. */\n"
+    "__attribute__((noreturn, cold, noinline, used))\n"
+    "static void rk_trap_stub(unsigned char *rk_io, int site, int kind)\n{\n"
+    "    if (kind == 0)\n        rk_trap_rack(site, \"rack load\", rk_io);\n"
+    "    if (kind == 1)\n        rk_trap_rack(site, \"rack store\", rk_io);\n"
+    "    if (kind == 2)\n        rk_trap_element(site, rk_io);\n"
+    "    rk_trap(site, \"a loop steps forward\");\n}\n";
 
 static void helper(RkNode *run, const Site *s)
 {
     const char *name = fmt("rk_trap_%d_%d", s->loc.line, s->loc.col);
     if (!nameset_add(&G->trap_names, name))
         return;
-    const char *attrs = "__attribute__((noinline, used, noreturn))";
-    buf_printf(&G->protos, "%s void %s(unsigned char *rk_io);\n", attrs, name);
+    const RkTarget *t = rk_target_find(G->target);
+    if (!t || !t->slow || !t->slow->trap_stub)
+        return; /* no native runs on this target yet: nothing calls a helper */
     Buf *o = &G->funcs;
-    buf_printf(o, "\n/* %s in run %s, at %d:%d */\n%s void %s(unsigned char *rk_io)\n{\n    ",
-               s->what, run->name, s->loc.line, s->loc.col, attrs, name);
-    buf_printf(o, s->call, site(s->loc));
-    buf_add(o, ";\n}\n");
+    if (G->trap_names.n == 1)
+        buf_add(o, reporter);
+    Buf code = {0};
+    buf_add(&code, "");
+    buf_printf(&code, "\t.globl\t%s\n\t.type\t%s, @function\n%s:\n", name, name, name);
+    buf_printf(&code, t->slow->trap_stub, site(s->loc), s->kind, "rk_trap_stub");
+    buf_printf(&code, "\t.size\t%s, .-%s\n", name, name);
+    Buf lit = {0};
+    buf_add(&lit, "");
+    buf_cstring(&lit, code.s, strlen(code.s));
+    buf_printf(o, "\n/* %s in run %s, at %d:%d */\n__asm__(\"\\t.pushsection .text\\n\"\n    %s\n"
+                  "    \"\\t.popsection\\n\");\n",
+               s->what, run->name, s->loc.line, s->loc.col, lit.s);
 }
 
 static bool view_name(RkNode *n)
@@ -76,11 +101,11 @@ static bool access_site(RkNode *n, Site *s)
     if (n->kind != RK_INDEX || n->unchecked || !n->note || !view_name(n->object))
         return false;
     if (!strcmp(n->note, "load"))
-        *s = (Site){n->loc, "rack load", "rk_trap_rack(%d, \"rack load\", rk_io)"};
+        *s = (Site){n->loc, "rack load", 0};
     else if (!strcmp(n->note, "store"))
-        *s = (Site){n->loc, "rack store", "rk_trap_rack(%d, \"rack store\", rk_io)"};
+        *s = (Site){n->loc, "rack store", 1};
     else if (!strcmp(n->note, "element"))
-        *s = (Site){n->loc, "element read", "rk_trap_element(%d, rk_io)"};
+        *s = (Site){n->loc, "element read", 2};
     else
         return false;
     return true;
@@ -94,7 +119,7 @@ static void visit(RkNode *n, void *run)
     if (access_site(n, &s))
         helper(run, &s);
     if (n->kind == RK_FOR && !rk_ast_literal_step(n->step))
-        helper(run, &(Site){n->loc, "loop step", "(void)rk_io;\n    rk_trap(%d, \"a loop steps forward\")"});
+        helper(run, &(Site){n->loc, "loop step", 3});
     rk_ast_each_child(n, visit, run);
 }
 
