@@ -429,6 +429,43 @@ abi_profile() {
 
 # --- the object verifier on altered objects ---------------------------------------------
 
+@test "x86 verify: a malformed object is refused with its defect named; relocations for .text add up over several tables" {
+    local d=$BATS_TEST_TMPDIR/elf e
+    mkdir -p "$d"
+    "$BIN/rakec" -S --no-report --target x86-avx2 examples/kernels.rk -o "$d/k.s"
+    "$BIN/rakec" --stop-after ra --target x86-avx2 examples/kernels.rk -o "$d/k.mir.json"
+    as --64 "$d/k.s" -o "$d/k.o"
+    "$BIN/rake-verify" --object "$d/k.o" <"$d/k.mir.json"
+    for e in "truncate:not a little-endian ELF64 file" "executable:not a relocatable object" \
+        "headers-beyond:bad section header table" "text-beyond:a section lies outside the file" \
+        "text-nobits:.text or .rodata has no contents in the file (NOBITS)" \
+        "strtab-nobits:bad symbol table" \
+        "symtab-entsize:bad symbol table" "two-symtabs:two symbol tables" \
+        "rela-entsize:bad relocation table" "rela-symbol:a relocation names no symbol"; do
+        "$T/elf-edit" "$d/k.o" "$d/e.o" "${e%%:*}"
+        run "$BIN/rake-verify" --object "$d/e.o" <"$d/k.mir.json"
+        [ "$status" -eq 1 ]
+        [ "$output" = "rake-verify: elf: $d/e.o: ${e#*:}" ]
+        # and reads nothing outside the file (the sanitizer build says so)
+        if [ -x "$ASAN_BIN/rake-verify" ]; then
+            run "$ASAN_BIN/rake-verify" --object "$d/e.o" <"$d/k.mir.json"
+            [ "$status" -eq 1 ]
+            [ "$output" = "rake-verify: elf: $d/e.o: ${e#*:}" ]
+        fi
+    done
+    # .text's relocations in two tables (as never writes that; a linker
+    # script or another assembler may): every constant load still finds
+    # its relocation ...
+    "$T/elf-edit" "$d/k.o" "$d/e.o" split-rela
+    [ "$(readelf -r "$d/e.o" | grep -c '^Relocation section')" -eq 2 ]
+    "$BIN/rake-verify" --object "$d/e.o" <"$d/k.mir.json"
+    # ... and without the second table, those it held are missed
+    "$T/elf-edit" "$d/k.o" "$d/e.o" lose-rela
+    run "$BIN/rake-verify" --object "$d/e.o" <"$d/k.mir.json"
+    [ "$status" -eq 1 ]
+    [[ $output == *"relocation: a constant operand needs an R_X86_64_PC32 relocation into .rodata"* ]]
+}
+
 # tamper PROFILE FILE.rk SED-SCRIPT RULE [MIR-SED-SCRIPT]: assemble the
 # kernels' -S output edited by SED-SCRIPT and check it against the
 # allocated MIR (from --stop-after ra, edited by MIR-SED-SCRIPT if given):

@@ -16,7 +16,7 @@ static bool in_file(size_t n, uint64_t off, uint64_t size)
 
 static const char *str_at(const ElfSection *strtab, uint32_t off)
 {
-    if (!strtab || off >= strtab->size)
+    if (!strtab || !strtab->data || off >= strtab->size)
         return "";
     const char *s = (const char *)strtab->data + off;
     return memchr(s, 0, strtab->size - off) ? s : "";
@@ -127,7 +127,7 @@ ElfObject *elf_read(const uint8_t *b, size_t n, const char **why)
             *why = "a section lies outside the file";
             return NULL;
         }
-        s->data = b + off;
+        s->data = s->type == 8 ? NULL : b + off; /* NOBITS: its size is no bytes of the file */
     }
     ElfSection *names = &o->sections[shstrndx];
     for (int i = 0; i < shnum; i++) {
@@ -138,11 +138,17 @@ ElfObject *elf_read(const uint8_t *b, size_t n, const char **why)
         if (!strcmp(s->name, ".rodata"))
             o->rodata = i;
     }
+    if ((o->text >= 0 && !o->sections[o->text].data) ||
+        (o->rodata >= 0 && !o->sections[o->rodata].data)) {
+        *why = ".text or .rodata has no contents in the file (NOBITS)";
+        return NULL;
+    }
     for (int i = 0; i < shnum; i++) {
         ElfSection *s = &o->sections[i];
         if (s->type != 2 /* SYMTAB */)
             continue;
-        if (s->entsize != 24 || s->link >= (uint32_t)shnum || o->symbols) {
+        if (s->entsize != 24 || s->link >= (uint32_t)shnum ||
+            o->sections[s->link].type != 3 /* STRTAB */ || o->symbols) {
             *why = o->symbols ? "two symbol tables" : "bad symbol table";
             return NULL;
         }
