@@ -202,8 +202,7 @@ import json, sys
 sys.path.insert(0, "tests/mir")
 import mirdoc
 store = sys.argv[1] == "1"
-def v(n, w=False):
-    return {"v": n, "class": "vec", "access": "w"} if w else {"v": n, "class": "vec"}
+v = mirdoc.vec
 ptr = {"base": {"v": 100, "class": "gpr"}}
 code = [{"op": "vmovups", "args": [v(0, True), {"const": 0}], "origin": "hand", "loc": "10:3"},
         {"op": "vmovups", "args": [v(1, True), {"mem": ptr, "bits": 256}], "origin": "hand", "loc": "11:3"}]
@@ -256,8 +255,7 @@ import sys
 sys.path.insert(0, "tests/mir")
 import mirdoc
 rewrite = sys.argv[1] == "1"
-def v(n, w=False):
-    return {"v": n, "class": "vec", "access": "w"} if w else {"v": n, "class": "vec"}
+v = mirdoc.vec
 def op(name, d, a, b, line):
     return {"op": name, "args": [v(d, True), v(a), v(b)], "origin": "hand", "loc": "%d:3" % line}
 code = [op("vaddps", 1, 0, 0, 11), op("vmulps", 2, 1, 0, 12), op("vaddps", 3, 0, 1, 13)]

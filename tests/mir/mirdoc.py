@@ -19,5 +19,10 @@ def document(target, source, func):
                        "allocated": False, "functions": [func]}, indent=1)
 
 
+def vec(n, written=False):
+    """Vector virtual register n as an operand, read or (written) written."""
+    return {"v": n, "class": "vec", "access": "w"} if written else {"v": n, "class": "vec"}
+
+
 RET = {"kind": "ret", "loc": "1:1"}
 ONES = {"size": 32, "words": ["0x3f800000"] * 8}
