@@ -724,6 +724,8 @@ static void print_instr(const RkMModule *m, const RkMInstr *in, FILE *out)
     fprintf(out, "    ; %s", in->origin);
     if (in->nir >= 0)
         fprintf(out, " %%%d", in->nir);
+    if (in->again)
+        fputs(" (again)", out);
     fputc('\n', out);
 }
 

@@ -70,6 +70,8 @@ typedef struct RkMInstr {
     const char *origin; /* the native-IR op, "entry", "result", "move", "remat" */
     int nir;            /* the native-IR value id, -1 if none */
     RkLoc loc;          /* the source of the native-IR op, {0,0} if none */
+    bool again;         /* added by rake-ra where registers ran out: a load
+                           repeated or a value computed again */
 } RkMInstr;
 
 typedef enum RkMTermKind { RK_MT_RET, RK_MT_JUMP, RK_MT_BRANCH, RK_MT_TRAP } RkMTermKind;

@@ -323,7 +323,7 @@ static bool fits(const RkMInstr *in, const char *roles)
 static void dec_instr(Dec *d, RkMBlock *b, json_t *x)
 {
     rk_ir_expect_object(x);
-    only_keys(x, "op", "args", "origin", "nir", "loc", NULL);
+    only_keys(x, "op", "args", "origin", "nir", "loc", "again", NULL);
     const char *op = rk_ir_get_str(x, "op", true);
     const RkInsnDesc *desc = rk_target_insn(d->t, op);
     rk_ir_push_key("op");
@@ -358,6 +358,7 @@ static void dec_instr(Dec *d, RkMBlock *b, json_t *x)
     in->origin = dup_str(x, "origin", true);
     in->nir = (int)rk_ir_get_int(x, "nir", false, -1);
     in->loc = opt_loc(x);
+    in->again = rk_ir_get_bool(x, "again");
 }
 
 static void dec_term(Dec *d, RkMTerm *t, json_t *o, int self)

@@ -4,7 +4,7 @@
  *  "functions": [{"name", "kind", "loc", "args": [{"name", "type", "reg",
  *  "vreg"}], "result": {"type", "reg"}, "vregs", "fmas", "saved",
  *  "consts": [{"size", "words"}], "blocks": [{"label", "params",
- *  "code": [{"op", "args", "origin", "nir", "loc"}], "term": {...}}]}]}
+ *  "code": [{"op", "args", "origin", "nir", "loc", "again"}], "term": {...}}]}]}
  *
  * Operands are objects:
  *   {"v": 3, "class": "vec"}                 virtual register 3, read
@@ -20,6 +20,8 @@
  * "to": LABEL, "args": [registers]}, {"kind": "branch", "cond": COND,
  * "then": LABEL, "else": LABEL} (on the flags) or the same with "cond":
  * "nz" or "z" and "reg": {register}; each may carry origin, nir and loc.
+ * An instruction rake-ra added where registers ran out (a load repeated,
+ * a value computed again) carries "again": true.
  *
  * The decoder checks everything a later pass would trust: every register
  * name is one of the document's target's, of the class it claims, and not
@@ -145,6 +147,8 @@ static json_t *enc_block(const RkMModule *m, const RkMFunc *f, const RkMBlock *b
             json_array_append_new(args, enc_op(m, f, &in->ops[k]));
         json_t *x = json_pack("{s:s,s:o}", "op", in->op, "args", args);
         enc_origin(x, in->origin, in->nir, in->loc);
+        if (in->again)
+            json_object_set_new(x, "again", json_true());
         json_array_append_new(code, x);
     }
     json_object_set_new(o, "code", code);

@@ -788,6 +788,9 @@ advance_tail() {
         last_loop "wide-$p.s" >loop.s
         # inside the loop, pointers come from the descriptor (still in rdi)
         [ "$(grep -cE '	movq	[0-9]+\(%rdi\), %r' loop.s)" -ge 40 ]
+        # and the report says registers ran out
+        run "$BIN/rakec" -c --target "$p" -o "wide-$p.o" wide.rk
+        [[ $output == *$'\n'"    registers ran out: "*" instructions repeat a load or a computation (docs/x86.md)"* ]]
     done
     # before, fourteen columns were a located error; tests/55 runs this
     # program natively against the interpreter

@@ -150,6 +150,7 @@ bool ra_recompute(Ra *ra, int stuck, int cls)
         RkMInstr copy = blk->instrs[from + i]; /* insert may move the array */
         RkMInstr *in = rk_mir_insert(blk, at + i, &copy);
         in->loc = blk->instrs[at + i + 1].loc;
+        in->again = true;
         /* the origin stays: the same op's instructions, which rake-verify
          * checks against it (a shuffle may cross lanes) */
         rk_mir_rename(in, victim, fresh);

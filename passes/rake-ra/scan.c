@@ -555,6 +555,7 @@ static int reload(Ra *ra, const RkMInstr *def, int b, int at, RkLoc loc, int cls
     copy.ops = rk_arena_alloc(&rk_heap, sizeof *copy.ops * (size_t)def->nops);
     memcpy(copy.ops, def->ops, sizeof *copy.ops * (size_t)def->nops);
     copy.loc = loc;
+    copy.again = true;
     if (cls == RK_RC_VEC)
         copy.origin = "remat"; /* a column pointer's reload stays stack.column */
     int fresh = rk_mir_vreg(ra->f, (RkRegClass)cls);
@@ -678,6 +679,7 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
     RkMInstr *in = rk_mir_insert(f->blocks[b], at, &copy);
     in->ops[0].reg.num = fresh;
     in->origin = "remat";
+    in->again = true;
     ra_rename_from(ra, b, at + 1, victim, fresh);
     return true;
 }

@@ -16,7 +16,9 @@
  *         one, with the profile's compaction method), the tail's transfers
  *         per kind of column, and for every kernel and run its instruction
  *         count; a run also gets its full-rack loop's instruction count and
- *         vector operations per byte the loop moves.
+ *         vector operations per byte the loop moves.  Where registers ran
+ *         out, a line says how many instructions rake-ra added (each
+ *         marked "again": a load repeated or a value computed again).
  * The source decides the words (column names, the predicate as written);
  * the selected machine code decides the numbers.  Adds and removes
  * nothing: a report is read, not compiled.  Deterministic. */
@@ -270,6 +272,20 @@ static void tail_line(const RkProfile *p, const Run *r)
         printf("vmaskmovps for 32-bit columns\n");
 }
 
+/* The instructions rake-ra added to f where registers ran out (loads
+ * repeated, values computed again), in a line of their own, if any. */
+static void pressure_line(const RkMFunc *f)
+{
+    int added = 0;
+    for (int b = 0; b < f->nblocks; b++)
+        for (int i = 0; i < f->blocks[b]->ninstrs; i++)
+            added += f->blocks[b]->instrs[i].again;
+    if (added)
+        printf("    registers ran out: %d instruction%s repeat%s a load or a computation "
+               "(docs/x86.md)\n",
+               added, added == 1 ? "" : "s", added == 1 ? "s" : "");
+}
+
 /* A run's slow blocks: how many calls each rack makes, through
  * trampolines that keep every register (docs/runs.md). */
 static void slow_line(const RkMFunc *f, const RkTarget *t)
@@ -342,6 +358,7 @@ static void report_run(RkModule *m, const RkMModule *mm, const RkProfile *p, RkN
            "%d bytes moved (%.2f per byte)\n",
            rk_mir_flatten(f, mm->t).n, all, vec, rack_bytes,
            rack_bytes ? (double)vec / rack_bytes : 0.0);
+    pressure_line(f);
     free(r.reads.v);
     free(r.replaces.v);
     free(r.compact_cols.v);
@@ -398,9 +415,12 @@ int main(int argc, char **argv)
         RkNode *d = m->decls.items[i];
         if (d->kind == RK_RUN)
             report_run(m, mm, p, d);
-        else if (d->kind == RK_SCRATCH || d->kind == RK_RAKE)
+        else if (d->kind == RK_SCRATCH || d->kind == RK_RAKE) {
+            const RkMFunc *f = mir_func(mm, d->name);
             printf("  %s %s: %d instructions\n", d->kind == RK_RAKE ? "rake" : "scratch", d->name,
-                   rk_mir_flatten(mir_func(mm, d->name), mm->t).n);
+                   rk_mir_flatten(f, mm->t).n);
+            pressure_line(f);
+        }
     }
     return 0;
 }
