@@ -42,10 +42,9 @@ static bool plain_instruction(const Ra *ra, const RkMInstr *in)
         const RkMOp *o = &in->ops[k];
         if (o->kind == RK_MO_MEM || o->kind == RK_MO_LABEL)
             return false;
-        const RkMReg *regs[3] = {&o->reg, &o->index, &o->mask};
-        for (int j = 0; j < 3; j++)
-            if (regs[j]->num >= 0 && !regs[j]->virt)
-                return false; /* a physical register: the code's own */
+        /* a physical register is the code's own */
+        if (o->kind == RK_MO_REG && (!o->reg.virt || (o->mask.num >= 0 && !o->mask.virt)))
+            return false;
     }
     return true;
 }
@@ -65,7 +64,7 @@ static bool writes_only(const RkMInstr *in, int v)
     return wrote;
 }
 
-/* Whether `in` writes register s (class cls). */
+/* Whether `in` writes virtual register s. */
 static bool writes_reg(const RkMInstr *in, int s)
 {
     for (int k = 0; k < in->nops; k++) {
