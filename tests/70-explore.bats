@@ -141,6 +141,20 @@ need_chromium() {
     [ "$(jq -r '.nir.functions[] | select(.name == "grade") | .changes.proven' d.json)" -eq 1 ]
 }
 
+@test "explore: the machine IR marks what rake-ra added where registers ran out (again), as support" {
+    cp "$RAKE_ROOT/tests/x86/cli/pressure-recompute.rk" r.rk
+    rakec --explore --target x86-sse2 r.rk
+    data r.html >d.json
+    # a constant loaded again, and the negated mask computed again (a copy
+    # and an xorps), as rake-ra --text lists them
+    [ "$(jq -c '[.mir.functions[0].rows[] | select(.again == true) | [.origin, .aux]]' d.json)" = '[["remat",true],["mask.not",true],["mask.not",true]]' ]
+    jq -r '.mir.functions[0].rows[] | select(.again == true) | .t' d.json | grep -q '^xorps .*    (again)$'
+    # nothing is marked where registers don't run out
+    rakec --explore --target x86-avx2 r.rk
+    data r.html >d.json
+    [ "$(jq '[.mir.functions[0].rows[] | select(.again == true)] | length' d.json)" -eq 0 ]
+}
+
 @test "explore: every assembly instruction line is tied to its machine instruction" {
     cp "$RAKE_ROOT/examples/particles.rk" p.rk
     rakec --explore --target x86-avx512 p.rk

@@ -263,12 +263,17 @@ static void instr_row(const Live *l, const RkMModule *m, json_t *rows, const RkM
     instr_regs(l, in, def, use);
     set_copy(l, after, live);
     set_step(l, live, def, use);
-    json_t *r = row("instr", instr_text(m, in), in->loc);
+    const char *text = instr_text(m, in);
+    if (in->again) /* as rake-ra --text marks it */
+        text = rk_arena_printf(&rk_heap, "%s    (again)", text);
+    json_t *r = row("instr", text, in->loc);
     json_object_set_new(r, "origin", json_string(in->origin));
     if (in->nir >= 0)
         json_object_set_new(r, "nir", json_integer(in->nir));
     if (ex_aux(m, l->opt, l->f->name, in))
         json_object_set_new(r, "aux", json_true());
+    if (in->again)
+        json_object_set_new(r, "again", json_true());
     json_object_set_new(r, "live", live_json(l, live, after, def));
     json_array_append_new(rows, r);
 }
@@ -338,7 +343,8 @@ static json_t *func_view(const RkMModule *m, const RkMFunc *f, const RkNirModule
 /* Whether a machine instruction serves its location's operation rather
  * than computing it: the calling convention's and the allocator's moves
  * (origin entry, result, move, remat, uniform, and the prologue and epilogue
- * rk_mir_flatten adds), a register-to-register copy the
+ * rk_mir_flatten adds), an instruction rake-ra added where registers ran
+ * out (a value computed again keeps its op's origin), a register-to-register copy the
  * selector made for a two-operand form (an RK_I_COPY mnemonic of the
  * target table with two register operands: vmovups from memory is a
  * load, not a copy), or the selection of a benign select of the native
@@ -349,6 +355,8 @@ bool ex_aux(const RkMModule *m, const RkNirModule *opt, const char *fn, const Rk
                     in->ops[0].kind == RK_MO_REG && in->ops[1].kind == RK_MO_REG;
     static const char *const support[] = {"entry",  "result",   "move",    "remat",
                                           "uniform", "prologue", "epilogue"};
+    if (in->again)
+        return true;
     for (size_t k = 0; k < sizeof support / sizeof *support; k++)
         if (!strcmp(in->origin, support[k]))
             return true;
