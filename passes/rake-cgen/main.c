@@ -19,8 +19,9 @@
  *                        header.
  * Runs and kernels that slow code calls are declared with their C boundary
  * prototypes (spec page 03) and called by their source names; their code
- * comes from the assembly.  On a physical profile every general run's
- * checks get the C helpers that print their traps (traps.c).  A form
+ * comes from the assembly.  On an x86 profile every general run's checks
+ * get the helpers that print their traps (traps.c: assembly stubs into
+ * one C reporter).  A form
  * rake-cgen doesn't implement is a located error (exit 1), never wrong
  * C.  The same input gives the same bytes. */
 #include <stdio.h>
