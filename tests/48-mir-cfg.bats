@@ -296,7 +296,7 @@ EOF3
     if grep -qw avx2 /proc/cpuinfo; then "$W/c"; fi
     # v1 rewritten before those reads: v2 can't be made again from it, nor
     # v1 (two computations); what fits is a chain value c_k computed again
-    # from c_(k-1) and so on (recompute.c follows dead sources up to eight
+    # from c_(k-1) and so on (recompute.c follows dead sources up to sixteen
     # instructions) before v1 changes, and the function still computes
     # 133 (the chain) + 2 (v2, from the first v1) + 3 (v1 rewritten) + 1
     recompute 1

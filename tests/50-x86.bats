@@ -726,6 +726,29 @@ N=$T/negative/kernels.rk
     [[ ${lines[-1]} == *"1 kernels, 0 rejected"*"8 calls"*" 0 mismatches" ]]
 }
 
+@test "x86 cli: computing a value again follows its dead sources, as many as SSE2's long spellings take, and the object gives rake-interp's lanes" {
+    local d=$BATS_TEST_TMPDIR f=$T/cli/pressure-chain.rk
+    "$BIN/rake-parse" "$f" | "$BIN/rake-check" --target x86-sse2 >"$d/c.json"
+    # refused lowered for pressure, unless values are computed again
+    "$BIN/rake-lower" --low-pressure k0040_m <"$d/c.json" | "$BIN/rake-opt" |
+        "$BIN/rake-isel-x86" --profile x86-sse2 >"$d/lp.json"
+    run "$BIN/rake-ra" --no-recompute <"$d/lp.json"
+    [ "$status" -eq 1 ]
+    [[ $output == *"rake k0040_m needs more than the 15 vector registers of x86-sse2"* ]]
+    run "$BIN/rake-ra" --text <"$d/lp.json"
+    [ "$status" -eq 0 ]
+    # some value takes more than one instruction to compute again (a
+    # computation of several groups: a run of (again) lines longer than
+    # one op's copy-and-rewrite pair)
+    [ "$(awk '/\(again\)$/ { n++; if (n > max) max = n; next } { n = 0 } END { print max + 0 }' <<<"$output")" -gt 2 ]
+    run "$BIN/rakec" -c --target x86-sse2 "$f" -o "$d/k.o"
+    [ "$status" -eq 0 ]
+    [[ $output == *"    registers ran out: "*"  k0040_m: lowered again for register pressure"* ]]
+    run "$T/run-diff" --profile x86-sse2 --dir "$d/diff" --rk "$f" --calls "${f%.rk}.calls"
+    [ "$status" -eq 0 ]
+    [[ ${lines[-1]} == *"2 kernels, 0 rejected"*"8 calls"*" 0 mismatches" ]]
+}
+
 @test "x86 cli: RAKE_X86_AS names the assembler; an assembler that fails leaves no object" {
     local d=$BATS_TEST_TMPDIR/as
     mkdir -p "$d"

@@ -99,7 +99,7 @@ static bool source_holds(Ra *ra, int s, int last, int next)
  * value wanted last.  A source that is dead where the value is next read
  * is computed again too, from its own sources, up to RECOMPUTE_MAX
  * instructions in all; a longer computation isn't tried. */
-enum { RECOMPUTE_MAX = 8 };
+enum { RECOMPUTE_MAX = 16 };
 
 typedef struct Plan {
     int v[RECOMPUTE_MAX], n[RECOMPUTE_MAX];
