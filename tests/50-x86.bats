@@ -681,13 +681,26 @@ N=$T/negative/kernels.rk
     [[ $output == *"usage: rake-lower [--low-pressure NAME]..."* ]]
 }
 
+# sse2_selected FILE OUT [RAKE-LOWER-OPTION...]: FILE's x86-sse2 selection
+# (rake.mir, unallocated) in OUT; then refused_without_recompute OUT NAME:
+# rake-ra --no-recompute refuses kernel NAME of it for vector registers.
+sse2_selected() {
+    local f=$1 out=$2
+    shift 2
+    "$BIN/rake-parse" "$f" | "$BIN/rake-check" --target x86-sse2 | "$BIN/rake-lower" "$@" |
+        "$BIN/rake-opt" | "$BIN/rake-isel-x86" --profile x86-sse2 >"$out"
+}
+
+refused_without_recompute() {
+    run "$BIN/rake-ra" --no-recompute <"$1"
+    [ "$status" -eq 1 ]
+    [[ $output == *"rake $2 needs more than the 15 vector registers of x86-sse2"* ]]
+}
+
 @test "x86 cli: rake-ra computes a value again where it is next read rather than refuse the rake (--no-recompute refuses it, lowered as usual or for pressure), and the object gives rake-interp's lanes" {
     local d=$BATS_TEST_TMPDIR f=$T/cli/pressure-recompute.rk
-    "$BIN/rake-parse" "$f" | "$BIN/rake-check" --target x86-sse2 >"$d/c.json"
-    "$BIN/rake-lower" <"$d/c.json" | "$BIN/rake-opt" | "$BIN/rake-isel-x86" --profile x86-sse2 >"$d/m.json"
-    run "$BIN/rake-ra" --no-recompute <"$d/m.json"
-    [ "$status" -eq 1 ]
-    [[ $output == *"rake k0298_i needs more than the 15 vector registers of x86-sse2"* ]]
+    sse2_selected "$f" "$d/m.json"
+    refused_without_recompute "$d/m.json" k0298_i
     run "$BIN/rake-ra" --text <"$d/m.json"
     [ "$status" -eq 0 ]
     # the through's mask, negated (one xorps of a mask live anyway), is
@@ -698,10 +711,8 @@ N=$T/negative/kernels.rk
     # lowered for pressure (rakec's second try), it still needs more than
     # fifteen registers, and fits once a select of a2 by that mask (an
     # andnps of two values live anyway) is made again
-    "$BIN/rake-lower" --low-pressure k0298_i <"$d/c.json" | "$BIN/rake-opt" |
-        "$BIN/rake-isel-x86" --profile x86-sse2 >"$d/lp.json"
-    run "$BIN/rake-ra" --no-recompute <"$d/lp.json"
-    [ "$status" -eq 1 ]
+    sse2_selected "$f" "$d/lp.json" --low-pressure k0298_i
+    refused_without_recompute "$d/lp.json" k0298_i
     run "$BIN/rake-ra" --text <"$d/lp.json"
     [ "$status" -eq 0 ]
     [ "$(grep -c '^ *andnps .*; mask.select %9 (again)$' <<<"$output")" -eq 1 ]
@@ -728,13 +739,9 @@ N=$T/negative/kernels.rk
 
 @test "x86 cli: computing a value again follows its dead sources, as many as SSE2's long spellings take, and the object gives rake-interp's lanes" {
     local d=$BATS_TEST_TMPDIR f=$T/cli/pressure-chain.rk
-    "$BIN/rake-parse" "$f" | "$BIN/rake-check" --target x86-sse2 >"$d/c.json"
     # refused lowered for pressure, unless values are computed again
-    "$BIN/rake-lower" --low-pressure k0040_m <"$d/c.json" | "$BIN/rake-opt" |
-        "$BIN/rake-isel-x86" --profile x86-sse2 >"$d/lp.json"
-    run "$BIN/rake-ra" --no-recompute <"$d/lp.json"
-    [ "$status" -eq 1 ]
-    [[ $output == *"rake k0040_m needs more than the 15 vector registers of x86-sse2"* ]]
+    sse2_selected "$f" "$d/lp.json" --low-pressure k0040_m
+    refused_without_recompute "$d/lp.json" k0040_m
     run "$BIN/rake-ra" --text <"$d/lp.json"
     [ "$status" -eq 0 ]
     # some value takes more than one instruction to compute again (a
