@@ -34,6 +34,8 @@ void buf_addn(Buf *b, const char *s, size_t n); /* n bytes of s */
 void buf_printf(Buf *b, const char *fmt, ...) RK_PRINTF(2, 3);
 /* s as C string literal pieces, one per source line. */
 void buf_cstring(Buf *b, const char *s, size_t n);
+/* n bytes of assembly as a top-level __asm__ statement in .text */
+void buf_asm(Buf *b, const char *text, size_t n);
 
 /* What a slot of the current function holds. */
 typedef struct Slot {

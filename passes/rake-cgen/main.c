@@ -179,10 +179,8 @@ static void write_asm(FILE *out, const char *text, size_t n)
 {
     Buf b = {0};
     buf_add(&b, "");
-    buf_cstring(&b, text, n);
-    fprintf(out, "\n/* ---- the native code (rake-emit's), opaque to the C compiler ---- */\n"
-                 "__asm__(\"\\t.pushsection .text\\n\"\n    %s\n    \"\\t.popsection\\n\");\n",
-            b.s);
+    buf_asm(&b, text, n);
+    fprintf(out, "\n/* ---- the native code (rake-emit's), opaque to the C compiler ---- */\n%s", b.s);
 }
 
 /* --header-runs: the descriptor of every pack a stack run takes, then

@@ -81,6 +81,13 @@ void buf_cstring(Buf *b, const char *s, size_t n)
     buf_add(b, "\"");
 }
 
+void buf_asm(Buf *b, const char *text, size_t n)
+{
+    buf_add(b, "__asm__(\"\\t.pushsection .text\\n\"\n    ");
+    buf_cstring(b, text, n);
+    buf_add(b, "\n    \"\\t.popsection\\n\");\n");
+}
+
 void emit(const char *f, ...)
 {
     for (int i = 0; i < G->indent; i++)

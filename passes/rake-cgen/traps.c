@@ -49,44 +49,52 @@
 #include "cgen.h"
 #include "target.h"
 
+/* The kinds of site, as rk_trap_stub's `kind` argument. */
+enum { TRAP_LOAD, TRAP_STORE, TRAP_ELEMENT, TRAP_STEP };
+
 typedef struct Site {
     RkLoc loc;
     const char *what;   /* for the comment: "rack load", ... */
-    int kind;           /* rk_trap_stub's: 0 load, 1 store, 2 element, 3 loop step */
+    int kind;           /* TRAP_... */
 } Site;
 
-/* The reporter every stub jumps to (kinds as in the table above). */
-static const char reporter[] =
-    "\n/* A failed check's stub (below) jumps here with its site and kind. */\n"
-    "__attribute__((noreturn, cold, noinline, used))\n"
-    "static void rk_trap_stub(unsigned char *rk_io, int site, int kind)\n{\n"
-    "    if (kind == 0)\n        rk_trap_rack(site, \"rack load\", rk_io);\n"
-    "    if (kind == 1)\n        rk_trap_rack(site, \"rack store\", rk_io);\n"
-    "    if (kind == 2)\n        rk_trap_element(site, rk_io);\n"
-    "    rk_trap(site, \"a loop steps forward\");\n}\n";
+/* The reporter every stub jumps to: the runtime function of each kind. */
+static void reporter(Buf *o)
+{
+    buf_printf(o,
+               "\n/* A failed check's stub (below) jumps here with its site and kind. */\n"
+               "__attribute__((noreturn, cold, noinline, used))\n"
+               "static void rk_trap_stub(unsigned char *rk_io, int site, int kind)\n{\n"
+               "    if (kind == %d)\n        rk_trap_rack(site, \"rack load\", rk_io);\n"
+               "    if (kind == %d)\n        rk_trap_rack(site, \"rack store\", rk_io);\n"
+               "    if (kind == %d)\n        rk_trap_element(site, rk_io);\n"
+               "    rk_trap(site, \"a loop steps forward\");\n}\n",
+               TRAP_LOAD, TRAP_STORE, TRAP_ELEMENT);
+}
+
+/* The target table's stub (a printf format), or NULL where the target
+ * has no native runs yet: nothing there calls a helper. */
+static const char *stub_format(void)
+{
+    const RkTarget *t = rk_target_find(G->target);
+    return t && t->slow ? t->slow->trap_stub : NULL;
+}
 
 static void helper(RkNode *run, const Site *s)
 {
     const char *name = fmt("rk_trap_%d_%d", s->loc.line, s->loc.col);
     if (!nameset_add(&G->trap_names, name))
         return;
-    const RkTarget *t = rk_target_find(G->target);
-    if (!t || !t->slow || !t->slow->trap_stub)
-        return; /* no native runs on this target yet: nothing calls a helper */
     Buf *o = &G->funcs;
     if (G->trap_names.n == 1)
-        buf_add(o, reporter);
+        reporter(o);
     Buf code = {0};
     buf_add(&code, "");
     buf_printf(&code, "\t.globl\t%s\n\t.type\t%s, @function\n%s:\n", name, name, name);
-    buf_printf(&code, t->slow->trap_stub, site(s->loc), s->kind, "rk_trap_stub");
+    buf_printf(&code, stub_format(), site(s->loc), s->kind, "rk_trap_stub");
     buf_printf(&code, "\t.size\t%s, .-%s\n", name, name);
-    Buf lit = {0};
-    buf_add(&lit, "");
-    buf_cstring(&lit, code.s, strlen(code.s));
-    buf_printf(o, "\n/* %s in run %s, at %d:%d */\n__asm__(\"\\t.pushsection .text\\n\"\n    %s\n"
-                  "    \"\\t.popsection\\n\");\n",
-               s->what, run->name, s->loc.line, s->loc.col, lit.s);
+    buf_printf(o, "\n/* %s in run %s, at %d:%d */\n", s->what, run->name, s->loc.line, s->loc.col);
+    buf_asm(o, code.s, code.len);
 }
 
 static bool view_name(RkNode *n)
@@ -101,11 +109,11 @@ static bool access_site(RkNode *n, Site *s)
     if (n->kind != RK_INDEX || n->unchecked || !n->note || !view_name(n->object))
         return false;
     if (!strcmp(n->note, "load"))
-        *s = (Site){n->loc, "rack load", 0};
+        *s = (Site){n->loc, "rack load", TRAP_LOAD};
     else if (!strcmp(n->note, "store"))
-        *s = (Site){n->loc, "rack store", 1};
+        *s = (Site){n->loc, "rack store", TRAP_STORE};
     else if (!strcmp(n->note, "element"))
-        *s = (Site){n->loc, "element read", 2};
+        *s = (Site){n->loc, "element read", TRAP_ELEMENT};
     else
         return false;
     return true;
@@ -119,14 +127,14 @@ static void visit(RkNode *n, void *run)
     if (access_site(n, &s))
         helper(run, &s);
     if (n->kind == RK_FOR && !rk_ast_literal_step(n->step))
-        helper(run, &(Site){n->loc, "loop step", 3});
+        helper(run, &(Site){n->loc, "loop step", TRAP_STEP});
     rk_ast_each_child(n, visit, run);
 }
 
-/* The helpers of a general run's sites, on a physical profile. */
+/* The helpers of a general run's sites, where the target has a stub. */
 void gen_run_traps(RkNode *run)
 {
-    if (run->ret || !physical_target())
+    if (run->ret || !stub_format())
         return;
     for (int i = 0; i < run->body.len; i++)
         visit(run->body.items[i], run);

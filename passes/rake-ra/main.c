@@ -54,6 +54,23 @@ static void limits(Ra *ra)
     }
 }
 
+/* Frees a register of class cls at `stuck` by reloading a value or, as
+ * a last resort, computing one again, each within its budget; false when
+ * neither can. */
+static bool free_register(Ra *ra, int stuck, int cls, int *reloads, int *recomputes)
+{
+    if (*reloads > 0) {
+        --*reloads;
+        if (ra_rematerialise(ra, stuck, cls))
+            return true;
+    }
+    if (*recomputes > 0 && !ra_no_recompute) {
+        --*recomputes;
+        return ra_recompute(ra, stuck, cls);
+    }
+    return false;
+}
+
 static void allocate(const RkMModule *m, RkMFunc *f)
 {
     Ra ra;
@@ -96,8 +113,7 @@ static void allocate(const RkMModule *m, RkMFunc *f)
         if (stuck < 0)
             break;
         /* each reload frees a register over part of the function */
-        bool freed = budget > 0 && (budget--, ra_rematerialise(&ra, stuck, cls));
-        if (!freed && !(recomputes > 0 && !ra_no_recompute && (recomputes--, ra_recompute(&ra, stuck, cls))))
+        if (!free_register(&ra, stuck, cls, &budget, &recomputes))
             ra_out_of_registers(&ra, stuck, cls);
         free(ra.r);
         free(ra.allowed);

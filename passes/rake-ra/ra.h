@@ -90,6 +90,8 @@ bool ra_defines(const RkMInstr *in, int v); /* writes v whole, unmasked */
 bool ra_occurs_at(Ra *ra, int pos, int v);
 int ra_next_use(Ra *ra, int v, int stuck); /* past v's range: none */
 void ra_rename_from(Ra *ra, int b, int from, int old, int fresh);
+/* whether an instruction at a position in [from, to] writes vreg v */
+bool ra_written_between(Ra *ra, int v, int from, int to);
 
 /* recompute.c: true if it freed a register of class cls at `stuck` by
  * computing a value again before its next read */

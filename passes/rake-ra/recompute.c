@@ -69,29 +69,12 @@ static bool writes_only(const RkMInstr *in, int v)
     return wrote;
 }
 
-/* Whether `in` writes virtual register s. */
-static bool writes_reg(const RkMInstr *in, int s)
-{
-    for (int k = 0; k < in->nops; k++) {
-        const RkMOp *o = &in->ops[k];
-        if (o->kind == RK_MO_REG && o->def && o->reg.virt && o->reg.num == s)
-            return true;
-    }
-    return false;
-}
-
 /* Whether source s holds, at position `next`, what it held when the
  * computation ending at `last` read it. */
 static bool source_holds(Ra *ra, int s, int last, int next)
 {
-    if (!ra_live_at(ra, s, next) || ra->pos.block[next] != ra->pos.block[last])
-        return false;
-    for (int pos = last + 1; pos < next; pos++) {
-        const RkMInstr *w = ra_instr_at(ra, pos);
-        if (w && writes_reg(w, s))
-            return false;
-    }
-    return true;
+    return ra_live_at(ra, s, next) && ra->pos.block[next] == ra->pos.block[last] &&
+           !ra_written_between(ra, s, last + 1, next - 1);
 }
 
 /* What computing a value again takes: the groups of instructions (each
@@ -122,7 +105,7 @@ static bool computation(Ra *ra, int v, int next, Plan *p)
     if (x->pinned || x->live_out || x->lo < 0 || ra->pos.block[x->lo] != ra->pos.block[x->hi] ||
         ra->pos.block[x->lo] != ra->pos.block[next] || ra->writes[v] < 1 ||
         ra->allowed[v] != ~0ull || ra->f->vclass[v] == RK_RC_GPR)
-        return false;
+        return false; /* general instructions may read the flags */
     const RkMInstr *first = ra_instr_at(ra, x->lo);
     int n = ra->writes[v];
     if (!ra_defines(first, v) || p->total + n > RECOMPUTE_MAX)
@@ -155,8 +138,6 @@ static bool computation(Ra *ra, int v, int next, Plan *p)
 
 bool ra_recompute(Ra *ra, int stuck, int cls)
 {
-    if (cls == RK_RC_GPR)
-        return false; /* general instructions may read the flags */
     int victim = -1, victim_next = -1;
     Plan best = {0};
     for (int g = 0; g < ra->t->regs[cls].count; g++) {

@@ -387,6 +387,18 @@ int ra_next_use(Ra *ra, int v, int stuck)
     return next;
 }
 
+bool ra_written_between(Ra *ra, int v, int from, int to)
+{
+    for (int pos = from; pos <= to; pos++) {
+        const RkMInstr *w = ra_instr_at(ra, pos);
+        for (int k = 0; w && k < w->nops; k++)
+            if (w->ops[k].kind == RK_MO_REG && w->ops[k].def && w->ops[k].reg.virt &&
+                w->ops[k].reg.num == v)
+                return true;
+    }
+    return false;
+}
+
 /* A value defined by a constant load and nothing else, in one block. */
 static bool remat_candidate(Ra *ra, int v)
 {
@@ -399,14 +411,7 @@ static bool remat_candidate(Ra *ra, int v)
     /* a loaded copy that a destructive operation then rewrites (movaps
      * .LC(%rip), %xmm1; andps %xmm2, %xmm1) holds the constant only
      * until that write: reloading it later would be wrong */
-    for (int pos = x->lo + 1; pos <= x->hi; pos++) {
-        const RkMInstr *w = ra_instr_at(ra, pos);
-        for (int k = 0; w && k < w->nops; k++)
-            if (w->ops[k].kind == RK_MO_REG && w->ops[k].def && w->ops[k].reg.virt &&
-                w->ops[k].reg.cls == in->ops[0].reg.cls && w->ops[k].reg.num == v)
-                return false;
-    }
-    return true;
+    return !ra_written_between(ra, v, x->lo + 1, x->hi);
 }
 
 void ra_rename_from(Ra *ra, int b, int from, int old, int fresh)
