@@ -232,6 +232,9 @@ EOF2
     refused rake-ra floc "LINE:COL"
     break_doc access 'f["blocks"][0]["code"][0]["args"][0]["access"] = "x"' isel
     refused rake-ra access "access is"
+    # rake-ra's mark on what it added is true or false, nothing else
+    break_doc again 'f["blocks"][0]["code"][0]["again"] = 1' isel
+    refused rake-ra again "expected true or false"
 }
 
 @test "mir: an instruction outside the target's table or profile, or with operands of no form, is refused" {
