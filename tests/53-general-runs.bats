@@ -122,6 +122,26 @@ profile_programs() {
     [ "$(grep -c 'vmovups' "$BATS_TEST_TMPDIR/f.s")" -eq 1 ]
 }
 
+@test "general runs: a loop checks each view once before it, from its lowest offset to its highest end" {
+    local p nir=$BATS_TEST_TMPDIR/s.nir
+    for p in x86-sse2 x86-avx2 x86-avx512 wasm-simd128; do
+        "$BIN/rakec" --emit-native-ir --no-report --target "$p" "$GEN/spans.rk" -o "$nir"
+        # the block after the loop's a < b test computes the checks: two
+        # views, one lower and one upper comparison each (five accesses)
+        awk '/^b1:/ {on = 1} on && /cbr/ {exit} on' "$nir" >"$BATS_TEST_TMPDIR/b1"
+        cat "$BATS_TEST_TMPDIR/b1"
+        [ "$(grep -c 'u.cmp.ge' "$BATS_TEST_TMPDIR/b1")" -eq 2 ]
+        [ "$(grep -c 'u.cmp.le' "$BATS_TEST_TMPDIR/b1")" -eq 2 ]
+        # x's lowest offset is -3; its highest end is i + 9's element, 10
+        # (a rack at i + 2 ends at 2 + lanes: below 10 up to 8 lanes)
+        grep -q 'const i64:0xfffffffffffffffd' "$nir"
+    done
+    "$BIN/rakec" --emit-native-ir --no-report --target x86-avx2 "$GEN/spans.rk" -o "$nir"
+    grep -q 'const i64:0x000000000000000a$' "$nir"
+    "$BIN/rakec" --emit-native-ir --no-report --target x86-avx512 "$GEN/spans.rk" -o "$nir"
+    grep -q 'const i64:0x0000000000000012$' "$nir"
+}
+
 @test "general runs: branches that earlier ones decide go, on every profile (facts.rk runs them against the interpreter)" {
     local p nir=$BATS_TEST_TMPDIR/f.nir
     for p in x86-sse2 x86-avx2 x86-avx512 wasm-simd128; do

@@ -436,9 +436,41 @@ static void unconditional(RkNode *e, void *ctx)
  * iteration of such an index.  The last index is a + ((b - 1 - a) & -s),
  * which needs the step to be a power of two (a literal, or 1); with
  * another step nothing is hoisted and each access is checked where it
- * happens.  Returns the Boolean "every hoisted access stays in bounds"
- * (which lower_for asks only when the loop runs), or -1 if nothing is
- * hoisted. */
+ * happens.  The accesses of one view are checked together: its lowest
+ * constant at the first index, its highest end at the last (the others
+ * lie between; failing this only sends the loop to its checked copy,
+ * which finds the access that traps).  Returns the Boolean "every
+ * hoisted access stays in bounds" (which lower_for asks only when the
+ * loop runs), or -1 if nothing is hoisted. */
+typedef struct Span {
+    int slot;
+    int64_t low, end; /* lowest constant; highest constant + lanes */
+} Span;
+
+static void hoist_access(Loop *lp, RkNode *x, int64_t c, Span **spans, int *nspans)
+{
+    int64_t end = c + access_lanes(x);
+    int k = 0;
+    while (k < *nspans && (*spans)[k].slot != x->object->slot)
+        k++;
+    if (k == *nspans) {
+        Span *grown = rk_arena_alloc(&rk_heap, sizeof(Span) * (size_t)(k + 1));
+        if (k)
+            memcpy(grown, *spans, sizeof(Span) * (size_t)k);
+        grown[k] = (Span){x->object->slot, c, end};
+        *spans = grown;
+        ++*nspans;
+    }
+    Span *sp = &(*spans)[k];
+    sp->low = c < sp->low ? c : sp->low;
+    sp->end = end > sp->end ? end : sp->end;
+    RkNode **grown = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)(lp->nhoist + 1));
+    if (lp->nhoist)
+        memcpy(grown, lp->hoist, sizeof(RkNode *) * (size_t)lp->nhoist);
+    lp->hoist = grown;
+    lp->hoist[lp->nhoist++] = x;
+}
+
 static int hoist_checks(Loop *lp, RkNode *s, int a, int b, int64_t step)
 {
     RkList body = s->body;
@@ -446,7 +478,8 @@ static int hoist_checks(Loop *lp, RkNode *s, int a, int b, int64_t step)
     const RkType *B = rk_ty_scalar(RK_E_BOOL);
     if (step <= 0 || (step & (step - 1)))
         return -1;
-    int all = -1, last = -1;
+    Span *spans = NULL;
+    int nspans = 0;
     for (int i = 0; i < body.len; i++) {
         RkNode *st = body.items[i];
         Accesses acc = {0};
@@ -456,31 +489,24 @@ static int hoist_checks(Loop *lp, RkNode *s, int a, int b, int64_t step)
             unconditional(st->value, &acc);
         }
         for (int k = 0; k < acc.n; k++) {
-            RkNode *x = acc.items[k];
             int64_t c;
-            if (x->unchecked || !affine(x->index, s, &c))
-                continue;
-            ViewInfo vw = views[x->object->slot];
-            int lanes = access_lanes(x);
-            if (last < 0) {
-                int span = emit2(RK_OP_U_SUB, I64, emit2(RK_OP_U_SUB, I64, b, a, loc),
-                                 lit64(1), loc);
-                last = emit2(RK_OP_U_ADD, I64, a, emit2(RK_OP_U_AND, I64, span, lit64(-step), loc),
-                             loc);
-            }
-            /* first >= 0 and last + lanes <= count */
-            int first_ok = emit2(RK_OP_U_CMP_GE, B, emit2(RK_OP_U_ADD, I64, a, lit64(c), loc),
-                                 lit64(0), loc);
-            int end = emit2(RK_OP_U_ADD, I64, last, lit64(c + lanes), loc);
-            int last_ok = emit2(RK_OP_U_CMP_LE, B, end, vw.count, loc);
-            int ok = emit2(RK_OP_U_AND, B, first_ok, last_ok, loc);
-            all = all < 0 ? ok : emit2(RK_OP_U_AND, B, all, ok, loc);
-            RkNode **grown = rk_arena_alloc(&rk_heap, sizeof(RkNode *) * (size_t)(lp->nhoist + 1));
-            if (lp->nhoist)
-                memcpy(grown, lp->hoist, sizeof(RkNode *) * (size_t)lp->nhoist);
-            lp->hoist = grown;
-            lp->hoist[lp->nhoist++] = x;
+            if (!acc.items[k]->unchecked && affine(acc.items[k]->index, s, &c))
+                hoist_access(lp, acc.items[k], c, &spans, &nspans);
         }
+    }
+    if (!nspans)
+        return -1;
+    int span = emit2(RK_OP_U_SUB, I64, emit2(RK_OP_U_SUB, I64, b, a, loc), lit64(1), loc);
+    int last = emit2(RK_OP_U_ADD, I64, a, emit2(RK_OP_U_AND, I64, span, lit64(-step), loc), loc);
+    int all = -1;
+    for (int k = 0; k < nspans; k++) {
+        /* first + low >= 0 and last + end <= count */
+        int first_ok = emit2(RK_OP_U_CMP_GE, B, emit2(RK_OP_U_ADD, I64, a, lit64(spans[k].low), loc),
+                             lit64(0), loc);
+        int end = emit2(RK_OP_U_ADD, I64, last, lit64(spans[k].end), loc);
+        int last_ok = emit2(RK_OP_U_CMP_LE, B, end, views[spans[k].slot].count, loc);
+        int ok = emit2(RK_OP_U_AND, B, first_ok, last_ok, loc);
+        all = all < 0 ? ok : emit2(RK_OP_U_AND, B, all, ok, loc);
     }
     return all;
 }
