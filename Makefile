@@ -127,4 +127,11 @@ bench-smoke: deps
 	$(MAKE) -j$(JOBS) build
 	bench/run --smoke
 
-.PHONY: bench bench-smoke
+# Probes of what bounds a kernel (bench/probes/, docs/performance.md)
+bench-probes: deps
+	mkdir -p bench/build
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -o bench/build/count_mix.tmp bench/probes/count_mix.c
+	mv -f bench/build/count_mix.tmp bench/build/count_mix
+	bench/build/count_mix
+
+.PHONY: bench bench-smoke bench-probes

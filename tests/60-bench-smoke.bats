@@ -100,3 +100,46 @@ profiles_run() {
         | ([.bound.loads_per_rack / $q.loads_per_cycle, .bound.stores_per_rack / $q.stores_per_cycle] | max) as $c
         | ((.lanes * $g * 1e9 / $c) / .bound.records_per_s - 1 | fabs) < 0.01)' "$j"
 }
+
+@test "bench-probes: count_mix builds and times count's loop beside its parts on every profile the CPU has" {
+    cc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/count_mix" \
+        "$RAKE_ROOT/bench/probes/count_mix.c"
+    run "$BATS_TEST_TMPDIR/count_mix" --quick
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $output == *"GHz; 4096 floats in L1"* ]]
+    local row
+    for row in "avx2 rake" "avx2 loads" "avx2 compares" "avx2 int compare"; do
+        if grep -qw avx2 /proc/cpuinfo; then
+            echo "$output" | grep -q "^$row .* cycles a step of 32 floats" || { echo "no row $row"; return 1; }
+        fi
+    done
+    if grep -qw avx512f /proc/cpuinfo && grep -qw avx512dq /proc/cpuinfo; then
+        echo "$output" | grep -q "^avx512 rake .* cycles a step of 64 floats"
+        echo "$output" | grep -q "^avx512 popcount .* cycles a step of 64 floats"
+    else
+        [[ $output == *"avx512: not on this CPU, skipped"* ]]
+    fi
+}
+
+# The loop rakec writes for bench/kernels/count.rk on profile P, LANES
+# lanes: its instructions' mnemonics, one a line.
+count_loop() {
+    local p=$1 l=$2
+    sed "s/FOUR_RACKS/$((4 * l))/g; s/THREE_RACKS/$((3 * l))/g; s/TWO_RACKS/$((2 * l))/g; s/LANES/$l/g" \
+        "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
+    "$BIN/rakec" -S --no-report --target "$p" -o "$BATS_TEST_TMPDIR/count.s" "$BATS_TEST_TMPDIR/count.rk"
+    # the fast copy's loop: the last aligned label to its backward jl
+    awk '/\.p2align 5/ {n = NR} {line[NR] = $0} END {for (i = n + 2; i <= NR; i++) {print line[i]; if (line[i] ~ /\tjl\t/) exit}}' \
+        "$BATS_TEST_TMPDIR/count.s" | awk '{print $1}'
+}
+
+@test "bench-probes: count_mix's 'rake' rows are the loops rakec writes for count" {
+    run count_loop x86-avx2 8
+    echo "$output"
+    [ "$output" = "$(printf 'vcmpps\nvpsubd\n%.0s' 1 2 3 4; printf 'addq\ncmpq\njl')" ]
+    grep -q 'CMP(0, "%%ymm1") CMP(32, "%%ymm2") CMP(64, "%%ymm3") CMP(96, "%%ymm4")' "$RAKE_ROOT/bench/probes/count_mix.c"
+    run count_loop x86-avx512 16
+    echo "$output"
+    [ "$output" = "$(printf 'vcmpps\nvpaddd\n%.0s' 1 2 3 4; printf 'addq\ncmpq\njl')" ]
+}
