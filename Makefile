@@ -128,10 +128,12 @@ bench-smoke: deps
 	bench/run --smoke
 
 # Probes of what bounds a kernel (bench/probes/, docs/performance.md)
+PROBES := count_mix advance_mix
 bench-probes: deps
 	mkdir -p bench/build
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -o bench/build/count_mix.tmp bench/probes/count_mix.c
-	mv -f bench/build/count_mix.tmp bench/build/count_mix
-	bench/build/count_mix
+	for p in $(PROBES); do \
+	    $(CC) -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -o bench/build/$$p.tmp bench/probes/$$p.c && \
+	    mv -f bench/build/$$p.tmp bench/build/$$p && bench/build/$$p || exit 1; \
+	done
 
 .PHONY: bench bench-smoke bench-probes

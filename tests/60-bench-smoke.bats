@@ -122,24 +122,54 @@ profiles_run() {
     fi
 }
 
-# The loop rakec writes for bench/kernels/count.rk on profile P, LANES
-# lanes: its instructions' mnemonics, one a line.
-count_loop() {
-    local p=$1 l=$2
+# rakec_loop KERNEL PROFILE LANES: the mnemonics of the loop rakec writes
+# for bench/kernels/KERNEL.rk on PROFILE, one a line: from the last
+# aligned label a jl jumps back to, up to that jl (labels left out; a
+# general run's fast copy is its last loop).
+rakec_loop() {
+    local k=$1 p=$2 l=$3
     sed "s/FOUR_RACKS/$((4 * l))/g; s/THREE_RACKS/$((3 * l))/g; s/TWO_RACKS/$((2 * l))/g; s/LANES/$l/g" \
-        "$RAKE_ROOT/bench/kernels/count.rk" >"$BATS_TEST_TMPDIR/count.rk"
-    "$BIN/rakec" -S --no-report --target "$p" -o "$BATS_TEST_TMPDIR/count.s" "$BATS_TEST_TMPDIR/count.rk"
-    # the fast copy's loop: the last aligned label to its backward jl
-    awk '/\.p2align 5/ {n = NR} {line[NR] = $0} END {for (i = n + 2; i <= NR; i++) {print line[i]; if (line[i] ~ /\tjl\t/) exit}}' \
-        "$BATS_TEST_TMPDIR/count.s" | awk '{print $1}'
+        "$RAKE_ROOT/bench/kernels/$k.rk" >"$BATS_TEST_TMPDIR/$k.rk"
+    "$BIN/rakec" -S --no-report --target "$p" -o "$BATS_TEST_TMPDIR/$k.s" "$BATS_TEST_TMPDIR/$k.rk"
+    awk '/^\t\.p2align 5$/ {getline; if ($0 ~ /^\.L.*:$/) {lab = substr($0, 1, length($0) - 1); n = 0; on = 1; next}}
+         on && /^\t[a-z]/ {body[++n] = $1; if ($0 ~ ("\tjl\t" lab "$")) {out = ""; for (i = 1; i <= n; i++) out = out body[i] "\n"; on = 0}}
+         END {printf "%s", out}' \
+        "$BATS_TEST_TMPDIR/$k.s"
 }
 
 @test "bench-probes: count_mix's 'rake' rows are the loops rakec writes for count" {
-    run count_loop x86-avx2 8
+    run rakec_loop count x86-avx2 8
     echo "$output"
     [ "$output" = "$(printf 'vcmpps\nvpsubd\n%.0s' 1 2 3 4; printf 'addq\ncmpq\njl')" ]
     grep -q 'CMP(0, "%%ymm1") CMP(32, "%%ymm2") CMP(64, "%%ymm3") CMP(96, "%%ymm4")' "$RAKE_ROOT/bench/probes/count_mix.c"
-    run count_loop x86-avx512 16
+    run rakec_loop count x86-avx512 16
     echo "$output"
     [ "$output" = "$(printf 'vcmpps\nvpaddd\n%.0s' 1 2 3 4; printf 'addq\ncmpq\njl')" ]
+}
+
+@test "bench-probes: advance_mix builds, times advance's loop beside its memory operations, and its 'rake' row is rakec's loop" {
+    cc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/advance_mix" \
+        "$RAKE_ROOT/bench/probes/advance_mix.c"
+    run "$BATS_TEST_TMPDIR/advance_mix" --quick
+    echo "$output"
+    [ "$status" -eq 0 ]
+    if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then
+        local r n
+        for r in rake memory loads; do
+            for n in 1024 4096; do
+                echo "$output" | grep -q "^$r  *$n particles .* cycles a rack of 8" || { echo "no row $r $n"; return 1; }
+            done
+        done
+    else
+        [[ $output == *"avx2: not on this CPU, skipped"* ]]
+    fi
+    # two racks a step, each: the u8 column widened, five loads (two as
+    # the FMAs' operands), the compare and three blends and stores
+    local rack='vpmovzxbd vmovups vmovaps vfmadd231ps vmovups vmovaps vfmadd231ps vmovups vaddps vpcmpeqd vblendvps vmovups vblendvps vmovups vblendvps vmovups'
+    run rakec_loop advance x86-avx2 8
+    echo "$output"
+    [ "$(echo $output)" = "$rack $rack addq cmpq jl" ]
+    # the probe's rack, in its order
+    [ "$(sed -n '/^#define RAKE(O, B)/,/^LOOP(rake/p' "$RAKE_ROOT/bench/probes/advance_mix.c" |
+        grep -o '"[a-z0-9]* \|\\n *[a-z0-9]* ' | sed 's/^"//; s/^\\n *//' | xargs)" = "$rack" ]
 }
