@@ -173,3 +173,25 @@ rakec_loop() {
     [ "$(sed -n '/^#define RAKE(O, B)/,/^LOOP(rake/p' "$RAKE_ROOT/bench/probes/advance_mix.c" |
         grep -o '"[a-z0-9]* \|\\n *[a-z0-9]* ' | sed 's/^"//; s/^\\n *//' | xargs)" = "$rack" ]
 }
+
+@test "bench-probes: normalise_mix builds, times normalise's loop beside its memory operations, and its 'rake' row is rakec's loop" {
+    cc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/normalise_mix" \
+        "$RAKE_ROOT/bench/probes/normalise_mix.c"
+    run "$BATS_TEST_TMPDIR/normalise_mix" --quick
+    echo "$output"
+    [ "$status" -eq 0 ]
+    if grep -qw avx2 /proc/cpuinfo; then
+        local r
+        for r in rake memory nt-stores "f32 copy"; do
+            echo "$output" | grep -q "^$r  *[0-9]* M records/s  *[0-9.]* GB/s counted" || { echo "no row $r"; return 1; }
+        done
+    else
+        [[ $output == *"avx2: not on this CPU, skipped"* ]]
+    fi
+    local rack='vpmovzxbd vcvtdq2ps vmulps vmovups'
+    run rakec_loop normalise x86-avx2 8
+    echo "$output"
+    [ "$(echo $output)" = "$rack $rack addq cmpq jl" ]
+    [ "$(sed -n '/^#define RAKE(O, B)/,/^LOOP(rake/p' "$RAKE_ROOT/bench/probes/normalise_mix.c" |
+        grep -o '"[a-z0-9]* \|\\n *[a-z0-9]* ' | sed 's/^"//; s/^\\n *//' | xargs)" = "$rack" ]
+}
