@@ -195,3 +195,34 @@ rakec_loop() {
     [ "$(sed -n '/^#define RAKE(O, B)/,/^LOOP(rake/p' "$RAKE_ROOT/bench/probes/normalise_mix.c" |
         grep -o '"[a-z0-9]* \|\\n *[a-z0-9]* ' | sed 's/^"//; s/^\\n *//' | xargs)" = "$rack" ]
 }
+
+@test "bench-probes: compact_mix builds, times compact's loop with its stores aligned and without them, and its 'rake' row is rakec's loop" {
+    cc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/compact_mix" \
+        "$RAKE_ROOT/bench/probes/compact_mix.c"
+    run "$BATS_TEST_TMPDIR/compact_mix" --quick
+    echo "$output"
+    [ "$status" -eq 0 ]
+    if grep -qw avx2 /proc/cpuinfo; then
+        local r
+        for r in rake aligned no-stores; do
+            echo "$output" | grep -q "^$r  *[0-9.]* ns a call .* (kept [0-9]* a call)" || { echo "no row $r"; return 1; }
+        done
+        # every row keeps the same records (about half of 4,096)
+        [ "$(echo "$output" | grep -o 'kept [0-9]*' | sort -u | wc -l)" -eq 1 ]
+    else
+        [[ $output == *"avx2: not on this CPU, skipped"* ]]
+    fi
+    # rakec's loop, its operands included, is the probe's "rake" loop
+    sed 's/FOUR_RACKS/32/g; s/THREE_RACKS/24/g; s/TWO_RACKS/16/g; s/LANES/8/g' \
+        "$RAKE_ROOT/bench/kernels/compact.rk" >"$BATS_TEST_TMPDIR/compact.rk"
+    "$BIN/rakec" -S --no-report --target x86-avx2 -o "$BATS_TEST_TMPDIR/compact.s" "$BATS_TEST_TMPDIR/compact.rk"
+    awk '/\.p2align 5/ {c++; next} c == 1 && /^\t[a-z]/ {print} c == 1 && /\tjl\t/ {exit}' "$BATS_TEST_TMPDIR/compact.s" |
+        sed 's/\t/ /g; s/^ //; s/\.Lrk_[a-z_]*\(stored1\|b2\)/L/' | tr -s ' ' >"$BATS_TEST_TMPDIR/rakec.txt"
+    cat "$BATS_TEST_TMPDIR/rakec.txt"
+    sed -n '/^#define LOOP(name, STORE, KILLSTORE)/,/"jl 1b/p' "$RAKE_ROOT/bench/probes/compact_mix.c" |
+        grep -o '"[a-z][^"]*\\n"\|STORE("[a-z0-9]*", "ymm[0-9]")\|^ *KILLSTORE' | sed 's/\\n"$//; s/^"//' |
+        sed 's/^STORE("\([a-z0-9]*\)", "\(ymm[0-9]\)")/vmovups %%\2, (%%\1,%%r13,4)/; s/^ *KILLSTORE/vmovq %%xmm1, (%%r9,%%r13,1)/' |
+        sed 's/%%/%/g; s/ \([12]\)[fb]$/ L/' | tr -s ' ' >"$BATS_TEST_TMPDIR/probe.txt"
+    cat "$BATS_TEST_TMPDIR/probe.txt"
+    diff "$BATS_TEST_TMPDIR/rakec.txt" "$BATS_TEST_TMPDIR/probe.txt"
+}
