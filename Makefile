@@ -128,7 +128,7 @@ bench-smoke: deps
 	bench/run --smoke
 
 # Probes of what bounds a kernel (bench/probes/, docs/performance.md)
-PROBES := count_mix advance_mix normalise_mix compact_mix
+PROBES := count_mix advance_mix normalise_mix compact_mix safe_root_mix
 bench-probes: deps
 	mkdir -p bench/build
 	for p in $(PROBES); do \

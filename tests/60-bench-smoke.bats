@@ -226,3 +226,25 @@ rakec_loop() {
     cat "$BATS_TEST_TMPDIR/probe.txt"
     diff "$BATS_TEST_TMPDIR/rakec.txt" "$BATS_TEST_TMPDIR/probe.txt"
 }
+
+@test "bench-probes: safe_root_mix builds, times safe_root's loop beside its square roots alone, and its 'rake' row is rakec's loop" {
+    cc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/safe_root_mix" \
+        "$RAKE_ROOT/bench/probes/safe_root_mix.c"
+    run "$BATS_TEST_TMPDIR/safe_root_mix" --quick
+    echo "$output"
+    [ "$status" -eq 0 ]
+    if grep -qw avx2 /proc/cpuinfo; then
+        local r
+        for r in rake sqrt memory; do
+            echo "$output" | grep -q "^$r  *[0-9.]* cycles a rack of 8" || { echo "no row $r"; return 1; }
+        done
+    else
+        [[ $output == *"avx2: not on this CPU, skipped"* ]]
+    fi
+    local rack='vmovups vcmpps vblendvps vsqrtps vandps vmovups'
+    run rakec_loop safe_root x86-avx2 8
+    echo "$output"
+    [ "$(echo $output)" = "$rack $rack addq cmpq jl" ]
+    [ "$(sed -n '/^#define RAKE(O)/,/^LOOP(rake/p' "$RAKE_ROOT/bench/probes/safe_root_mix.c" |
+        grep -o '"[a-z0-9]* \|\\n *[a-z0-9]* ' | sed 's/^"//; s/^\\n *//' | xargs)" = "$rack" ]
+}
