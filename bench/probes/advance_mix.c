@@ -9,26 +9,19 @@
  * particles (21 KB, in L1) and at 4 Ki (in L2):
  *
  *   rake        the AVX2 loop rakec writes for bench/kernels/advance.rk,
- *               instruction for instruction (tests/60 checks it still
+ *               instruction for instruction (tests/63 checks it still
  *               does: two racks a step)
  *   memory      the same loads and stores and nothing else
  *   loads       the six loads alone
  *
  * If "memory" at 4 Ki is as slow as "rake", the loop waits for L2, not
  * for its arithmetic or its ports.  All loops are inline assembly;
- * `--quick` takes a few repetitions (tests/60 runs it so). */
+ * `--quick` takes a few repetitions (tests/63 runs it so). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "probe.h"
 
 /* The columns, as the benchmark's stack holds them. */
 typedef struct Cols {
@@ -83,21 +76,6 @@ LOOP(loads, LOADS(0, 0) LOADS(32, 8))
 
 typedef void Loop(Cols *, long);
 
-static double core_hz(void)
-{
-    double best = 1e9;
-    for (int s = 0; s < 5; s++) {
-        long x = 0, iters = 50000000;
-        double t0 = now();
-        __asm__ volatile("1:\n addq $1, %0\n addq $1, %0\n addq $1, %0\n addq $1, %0\n"
-                         "subq $4, %1\n jnz 1b\n"
-                         : "+r"(x), "+r"(iters));
-        double t = now() - t0;
-        best = t < best ? t : best;
-    }
-    return 50000000.0 / best;
-}
-
 /* Columns of n records, each its own allocation as the benchmark's. */
 static Cols columns(long n)
 {
@@ -121,14 +99,8 @@ static Cols columns(long n)
 static void row(const char *name, Loop *f, long n, int reps, double hz)
 {
     Cols c = columns(n);
-    double best = 1e9;
-    for (int s = 0; s < 7; s++) {
-        double t0 = now();
-        for (int r = 0; r < reps; r++)
-            f(&c, n);
-        double t = (now() - t0) / reps;
-        best = t < best ? t : best;
-    }
+    double best;
+    PROBE_BEST(best, reps, f(&c, n));
     double cycles = best * hz / ((double)n / 8);
     printf("%-7s %5ld particles  %5.2f cycles a rack of 8  (%3.0f %% of the port bound, 3)\n", name, n,
            cycles, 300.0 / cycles);
@@ -140,13 +112,13 @@ static void row(const char *name, Loop *f, long n, int reps, double hz)
 
 int main(int argc, char **argv)
 {
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int quick = probe_quick(argc, argv);
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
         printf("avx2: not on this CPU, skipped\n");
         return 0;
     }
-    double hz = core_hz();
+    double hz = probe_core_hz();
     printf("core %.2f GHz; five f32 columns and a u8 column; AVX2\n", hz / 1e9);
     static const long sizes[] = {1024, 4096};
     for (int s = 0; s < 2; s++) {

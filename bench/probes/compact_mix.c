@@ -9,7 +9,7 @@
  * patterns put back before each call, untimed):
  *
  *   rake        the AVX2 loop rakec writes for bench/kernels/compact.rk,
- *               instruction for instruction (tests/60 checks it still
+ *               instruction for instruction (tests/63 checks it still
  *               does), with its register names
  *   aligned     the same with each store at the cursor rounded down to
  *               8 records (wrong output: for timing only)
@@ -17,22 +17,15 @@
  *
  * in nanoseconds a call and cycles a rack of 8.  If "aligned" is much
  * faster than "rake", the split stores are what the loop waits for.
- * `--quick` takes a few calls (tests/60 runs it so). */
+ * `--quick` takes a few calls (tests/63 runs it so). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "probe.h"
 
 #define N 4096
 #define PATTERNS 64
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* What the loop reads: the columns, the kill bytes, the table of lane
  * indices for each 8-bit selection, and the count of whole racks. */
@@ -51,10 +44,11 @@ typedef struct Args {
     "jmp 3f\n"
 #define CLOBBERS                                                                           \
     "memory", "cc", "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "r12", "r13",    \
-        "r14", "xmm0", "xmm1", "xmm2", "xmm3"
+        "r14", "r15", "xmm0", "xmm1", "xmm2", "xmm3"
 
-/* The loop; STORE(column, register) writes a kept rack. */
-#define LOOP(name, STORE, KILLSTORE)                                                       \
+/* The loop.  PREP starts a kept rack's stores; STORE(column, register)
+ * writes the rack of a column, KILLSTORE the kill column's zeros. */
+#define LOOP(name, PREP, STORE, KILLSTORE)                                                 \
     static long name(Args *a)                                                              \
     {                                                                                      \
         long kept;                                                                         \
@@ -63,7 +57,7 @@ typedef struct Args {
                          "vpcmpeqd %%ymm0, %%ymm2, %%ymm2\n"                               \
                          "vmovmskps %%ymm2, %%r14d\n"                                      \
                          "testl %%r14d, %%r14d\n"                                          \
-                         "je 2f\n"                                                         \
+                         "je 2f\n" PREP                                                    \
                          "vpmovzxbd (%%r12,%%r14,8), %%ymm2\n"                             \
                          "vpermps (%%rax,%%r11,4), %%ymm2, %%ymm3\n" STORE("rax", "ymm3")  \
                          "vpermps (%%rcx,%%r11,4), %%ymm2, %%ymm3\n" STORE("rcx", "ymm3")  \
@@ -85,52 +79,19 @@ typedef struct Args {
         return kept;                                                                       \
     }
 
+/* rakec's: each rack at the cursor, r13 */
 #define AT_CURSOR(col, reg) "vmovups %%" reg ", (%%" col ",%%r13,4)\n"
 #define KILL_AT_CURSOR "vmovq %%xmm1, (%%r9,%%r13,1)\n"
-LOOP(rake, AT_CURSOR, KILL_AT_CURSOR)
+LOOP(rake, "", AT_CURSOR, KILL_AT_CURSOR)
 
 /* r15: the cursor rounded down to 8 records, made first in the rack
  * (one more instruction a rack) */
+#define ROUND_DOWN "movq %%r13, %%r15\n andq $-8, %%r15\n"
 #define ALIGNED(col, reg) "vmovups %%" reg ", (%%" col ",%%r15,4)\n"
-#undef CLOBBERS
-#define CLOBBERS                                                                           \
-    "memory", "cc", "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "r12", "r13",    \
-        "r14", "r15", "xmm0", "xmm1", "xmm2", "xmm3"
-#define LOOP_ALIGNED(name)                                                                 \
-    static long name(Args *a)                                                              \
-    {                                                                                      \
-        long kept;                                                                         \
-        __asm__ volatile(PROLOGUE ".p2align 5\n1:\n"                                       \
-                         "vpmovzxbd (%%r9,%%r11,1), %%ymm2\n"                              \
-                         "vpcmpeqd %%ymm0, %%ymm2, %%ymm2\n"                               \
-                         "vmovmskps %%ymm2, %%r14d\n"                                      \
-                         "testl %%r14d, %%r14d\n"                                          \
-                         "je 2f\n"                                                         \
-                         "movq %%r13, %%r15\n andq $-8, %%r15\n"                           \
-                         "vpmovzxbd (%%r12,%%r14,8), %%ymm2\n"                             \
-                         "vpermps (%%rax,%%r11,4), %%ymm2, %%ymm3\n" ALIGNED("rax", "ymm3") \
-                         "vpermps (%%rcx,%%r11,4), %%ymm2, %%ymm3\n" ALIGNED("rcx", "ymm3") \
-                         "vpermps (%%rdx,%%r11,4), %%ymm2, %%ymm3\n" ALIGNED("rdx", "ymm3") \
-                         "vpermps (%%rsi,%%r11,4), %%ymm2, %%ymm3\n" ALIGNED("rsi", "ymm3") \
-                         "vpermps (%%r8,%%r11,4), %%ymm2, %%ymm2\n" ALIGNED("r8", "ymm2")   \
-                         "vmovq %%xmm1, (%%r9,%%r15,1)\n"                                  \
-                         "2:\n"                                                            \
-                         "popcntl %%r14d, %%r14d\n"                                        \
-                         "addq %%r14, %%r13\n"                                             \
-                         "addq $8, %%r11\n"                                                \
-                         "3:\n"                                                            \
-                         "cmpq %%r10, %%r11\n"                                             \
-                         "jl 1b\n"                                                         \
-                         "movq %%r13, %1\n"                                                \
-                         : "+r"(a), "=m"(kept)                                             \
-                         :                                                                 \
-                         : CLOBBERS);                                                      \
-        return kept;                                                                       \
-    }
-LOOP_ALIGNED(aligned)
+LOOP(aligned, ROUND_DOWN, ALIGNED, "vmovq %%xmm1, (%%r9,%%r15,1)\n")
 
 #define NONE(col, reg) ""
-LOOP(no_stores, NONE, "")
+LOOP(no_stores, "", NONE, "")
 
 typedef long Loop(Args *);
 
@@ -142,7 +103,7 @@ static void fill(float *c, int k)
 
 int main(int argc, char **argv)
 {
-    int calls = argc > 1 && !strcmp(argv[1], "--quick") ? 64 : 64 * 400;
+    int calls = probe_quick(argc, argv) ? 64 : 64 * 400;
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("popcnt")) {
         printf("avx2: not on this CPU, skipped\n");
@@ -189,9 +150,9 @@ int main(int argc, char **argv)
             double total = 0;
             for (int c = 0; c < calls; c++) {
                 memcpy(a.kill, patterns[c % PATTERNS], N);
-                double t0 = now();
+                double t0 = probe_now();
                 kept += rows[r].f(&a);
-                total += now() - t0;
+                total += probe_now() - t0;
             }
             best = total / calls < best ? total / calls : best;
         }

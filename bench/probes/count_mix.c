@@ -15,20 +15,13 @@
  *
  * Every loop is inline assembly, so the compiler can't change what is
  * measured.  The AVX-512 rows run only where the CPU has avx512f and
- * avx512dq; `--quick` takes a few repetitions (tests/60 runs it so). */
+ * avx512dq; `--quick` takes a few repetitions (tests/63 runs it so). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "probe.h"
 
 #define N 4096
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* One loop over k[0..n) by STEP floats; BODY addresses k + 4 * i. */
 #define LOOP(name, step, body, ...) LOOP_FOR(, name, step, body, __VA_ARGS__)
@@ -43,7 +36,7 @@ static double now(void)
                          : "memory", __VA_ARGS__);                                     \
     }
 
-/* AVX2: Rake's loop (tests/60 checks rakec still writes it so: four
+/* AVX2: Rake's loop (tests/63 checks rakec still writes it so: four
  * compares with a load operand, four vpsubd), then parts of it. */
 #define CMP(o, acc) "vcmpps $17, " #o "(%2,%0,4), %%ymm0, %%ymm5\n vpsubd %%ymm5, " acc ", " acc "\n"
 LOOP(avx2_rake, 32, CMP(0, "%%ymm1") CMP(32, "%%ymm2") CMP(64, "%%ymm3") CMP(96, "%%ymm4"),
@@ -78,7 +71,7 @@ LOOP(avx2_int_compare, 32, ICMP(0, "%%ymm1") ICMP(32, "%%ymm2") ICMP(64, "%%ymm3
  * need it), called only where the CPU has it. */
 #define Z __attribute__((target("avx512f,avx512dq")))
 /* Rake's loop: a compare into k1 and an add of 1s under it, four times
- * (tests/60 checks rakec still writes it so). */
+ * (tests/63 checks rakec still writes it so). */
 #define KADD(o, acc) "vcmpps $17, " #o "(%2,%0,4), %%zmm0, %%k1\n vpaddd %%zmm17, " acc ", " acc "%{%%k1%}\n"
 LOOP_FOR(Z, avx512_rake, 64, KADD(0, "%%zmm16") KADD(64, "%%zmm18") KADD(128, "%%zmm19") KADD(192, "%%zmm20"),
      "xmm16", "xmm18", "xmm19", "xmm20", "k1")
@@ -97,32 +90,10 @@ LOOP_FOR(Z, avx512_popcount, 64, POP(0, "%%r8") POP(64, "%%r9") POP(128, "%%r11"
 
 typedef void Loop(const float *, long);
 
-/* Cycles a second: a chain of dependent adds, one a cycle. */
-static double core_hz(void)
-{
-    double best = 1e9;
-    for (int s = 0; s < 5; s++) {
-        long x = 0, iters = 50000000;
-        double t0 = now();
-        __asm__ volatile("1:\n addq $1, %0\n addq $1, %0\n addq $1, %0\n addq $1, %0\n"
-                         "subq $4, %1\n jnz 1b\n"
-                         : "+r"(x), "+r"(iters));
-        double t = now() - t0;
-        best = t < best ? t : best;
-    }
-    return 50000000.0 / best;
-}
-
 static void row(const char *name, Loop *f, const float *k, int step, int reps, double hz, double bound)
 {
-    double best = 1e9;
-    for (int s = 0; s < 7; s++) {
-        double t0 = now();
-        for (int r = 0; r < reps; r++)
-            f(k, N);
-        double t = (now() - t0) / reps;
-        best = t < best ? t : best;
-    }
+    double best;
+    PROBE_BEST(best, reps, f(k, N));
     double cycles = best * hz / (N / step);
     printf("%-20s %6.2f cycles a step of %2d floats  (%3.0f %% of the load bound, %.2f)\n", name, cycles,
            step, 100.0 * bound / cycles, bound);
@@ -130,34 +101,36 @@ static void row(const char *name, Loop *f, const float *k, int step, int reps, d
 
 int main(int argc, char **argv)
 {
-    int reps = argc > 1 && !strcmp(argv[1], "--quick") ? 50 : 20000;
+    int reps = probe_quick(argc, argv) ? 50 : 20000;
     float *k = aligned_alloc(64, N * sizeof(float));
     if (!k)
         return 1;
     for (int i = 0; i < N; i++)
         k[i] = (float)((i * 2654435761u) % 1000u) / 1000.0f;
-    double hz = core_hz();
+    double hz = probe_core_hz();
     printf("core %.2f GHz; %d floats in L1; a step is four racks\n", hz / 1e9, N);
+    static const struct {
+        const char *name;
+        Loop *f;
+        int avx512;
+    } rows[] = {
+        {"avx2 rake", avx2_rake, 0},         {"avx2 loads", avx2_loads, 0},
+        {"avx2 compares", avx2_compares, 0}, {"avx2 split loads", avx2_split_loads, 0},
+        {"avx2 grouped", avx2_grouped, 0},   {"avx2 orps", avx2_orps, 0},
+        {"avx2 int compare", avx2_int_compare, 0},
+        {"avx512 rake", avx512_rake, 1},     {"avx512 loads", avx512_loads, 1},
+        {"avx512 compares", avx512_compares, 1}, {"avx512 vpmovm2d", avx512_movm2d, 1},
+        {"avx512 popcount", avx512_popcount, 1},
+    };
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) {
-        row("avx2 rake", avx2_rake, k, 32, reps, hz, 2.0);
-        row("avx2 loads", avx2_loads, k, 32, reps, hz, 2.0);
-        row("avx2 compares", avx2_compares, k, 32, reps, hz, 2.0);
-        row("avx2 split loads", avx2_split_loads, k, 32, reps, hz, 2.0);
-        row("avx2 grouped", avx2_grouped, k, 32, reps, hz, 2.0);
-        row("avx2 orps", avx2_orps, k, 32, reps, hz, 2.0);
-        row("avx2 int compare", avx2_int_compare, k, 32, reps, hz, 2.0);
-    } else {
-        printf("avx2: not on this CPU, skipped\n");
-    }
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) {
-        row("avx512 rake", avx512_rake, k, 64, reps, hz, 4.0);
-        row("avx512 loads", avx512_loads, k, 64, reps, hz, 4.0);
-        row("avx512 compares", avx512_compares, k, 64, reps, hz, 4.0);
-        row("avx512 vpmovm2d", avx512_movm2d, k, 64, reps, hz, 4.0);
-        row("avx512 popcount", avx512_popcount, k, 64, reps, hz, 4.0);
-    } else {
-        printf("avx512: not on this CPU, skipped\n");
+    int has[2] = {__builtin_cpu_supports("avx2"),
+                  __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")};
+    for (int isa = 0; isa < 2; isa++) {
+        if (!has[isa])
+            printf("%s: not on this CPU, skipped\n", isa ? "avx512" : "avx2");
+        for (size_t r = 0; has[isa] && r < sizeof rows / sizeof rows[0]; r++)
+            if (rows[r].avx512 == isa) /* a step: four racks; the bound: four loads */
+                row(rows[r].name, rows[r].f, k, isa ? 64 : 32, reps, hz, isa ? 4.0 : 2.0);
     }
     free(k);
     return 0;

@@ -8,7 +8,7 @@
  * as the benchmark's, each the median of 9 single passes taken in turn:
  *
  *   rake        the AVX2 loop rakec writes for bench/kernels/normalise.rk
- *               (tests/60 checks it still does: two racks a step)
+ *               (tests/63 checks it still does: two racks a step)
  *   memory      its widening loads and its stores alone
  *   nt-stores   the loop with non-temporal stores (`vmovntps`), which
  *               don't read the destination's lines first; Rake doesn't
@@ -22,19 +22,12 @@
  * (5/9) / (8/12) = 83 % of the copy's bytes, whoever writes it.  If
  * "memory" runs at "rake"'s rate, the loop's arithmetic costs nothing
  * there.
- * `--quick` takes 1 Mi records and 3 passes (tests/60 runs it so). */
+ * `--quick` takes 1 Mi records and 3 passes (tests/63 runs it so). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "probe.h"
 
 static float scale_value = 1.0f / 255.0f;
 
@@ -79,7 +72,7 @@ static int by_value(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int quick = probe_quick(argc, argv);
     long n = quick ? 1L << 20 : 1L << 24;
     int passes = quick ? 3 : 9;
     __builtin_cpu_init();
@@ -114,9 +107,9 @@ int main(int argc, char **argv)
         rows[r].f(rows[r].from, out, n);
     for (int p = 0; p < passes; p++)
         for (int r = 0; r < nrows; r++) {
-            double t0 = now();
+            double t0 = probe_now();
             rows[r].f(rows[r].from, out, n);
-            rows[r].t[p] = now() - t0;
+            rows[r].t[p] = probe_now() - t0;
         }
     printf("%ld records, median of %d passes taken in turn; AVX2\n", n, passes);
     for (int r = 0; r < nrows; r++) {

@@ -5,27 +5,20 @@
  * it.  This probe times, per rack of 8 on 4 Ki floats in L1:
  *
  *   rake        the AVX2 loop rakec writes for bench/kernels/safe_root.rk
- *               (tests/60 checks it still does: two racks a step)
+ *               (tests/63 checks it still does: two racks a step)
  *   sqrt        its square roots alone (a load and a vsqrtps a rack)
  *   memory      its load and store alone
  *
  * in cycles a rack (the core clock measured with a chain of dependent
  * adds).  If "sqrt" takes as long as "rake", the square root's
  * throughput is the bound, not the ports.  `--quick` takes a few
- * repetitions (tests/60 runs it so). */
+ * repetitions (tests/63 runs it so). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "probe.h"
 
 #define N 4096
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const float zero = 0.0f, one = 1.0f;
 
@@ -56,24 +49,9 @@ LOOP(memory, MEMORY(0) MEMORY(32))
 
 typedef void Loop(const float *, float *, long);
 
-static double core_hz(void)
-{
-    double best = 1e9;
-    for (int s = 0; s < 5; s++) {
-        long x = 0, iters = 50000000;
-        double t0 = now();
-        __asm__ volatile("1:\n addq $1, %0\n addq $1, %0\n addq $1, %0\n addq $1, %0\n"
-                         "subq $4, %1\n jnz 1b\n"
-                         : "+r"(x), "+r"(iters));
-        double t = now() - t0;
-        best = t < best ? t : best;
-    }
-    return 50000000.0 / best;
-}
-
 int main(int argc, char **argv)
 {
-    int reps = argc > 1 && !strcmp(argv[1], "--quick") ? 50 : 20000;
+    int reps = probe_quick(argc, argv) ? 50 : 20000;
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2")) {
         printf("avx2: not on this CPU, skipped\n");
@@ -84,21 +62,15 @@ int main(int argc, char **argv)
         return 1;
     for (int i = 0; i < N; i++) /* both signs, as the benchmark's */
         in[i] = (float)(i % 101) * (i % 4 == 3 ? -0.5f : 0.5f);
-    double hz = core_hz();
+    double hz = probe_core_hz();
     printf("core %.2f GHz; %d floats in L1; AVX2\n", hz / 1e9, N);
     struct {
         const char *name;
         Loop *f;
     } rows[] = {{"rake", rake}, {"sqrt", sqrt_only}, {"memory", memory}};
     for (int r = 0; r < 3; r++) {
-        double best = 1e9;
-        for (int s = 0; s < 7; s++) {
-            double t0 = now();
-            for (int k = 0; k < reps; k++)
-                rows[r].f(in, out, N);
-            double t = (now() - t0) / reps;
-            best = t < best ? t : best;
-        }
+        double best;
+        PROBE_BEST(best, reps, rows[r].f(in, out, N));
         double cycles = best * hz / (N / 8);
         printf("%-7s %5.2f cycles a rack of 8  (%3.0f %% of the port bound, 1)\n", rows[r].name, cycles,
                100.0 / cycles);
