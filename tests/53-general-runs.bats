@@ -16,12 +16,19 @@
 #   code         the fast copy of a loop has no check in it; a failed
 #                check reaches rk_trap_LINE_COL through a trampoline
 #   refusals     what native general runs don't do is a located error
+#   random       tools/gen-general's programs (RAKE_GENERAL_SEED, default
+#                1; RAKE_GENERAL_FILES, default 16) the same way, with 0,
+#                1, 3 and 5 arguments; a program the allocator refuses
+#                (more general values live than registers) is counted,
+#                and no more than half may be
 #
 # AVX-512 code runs only where /proc/cpuinfo has avx512f; elsewhere it is
 # compiled and verified, and the test says it skipped the execution.
 load lib/common
 
 GEN=$RAKE_ROOT/tests/runs/general
+GENERAL_SEED=${RAKE_GENERAL_SEED:-1}
+GENERAL_FILES=${RAKE_GENERAL_FILES:-16}
 CONF=(fallbacks_safe_root runs_running_sum sweeps_grade tines_safe_root)
 export RAKE_NATIVE_CFLAGS=${RAKE_NATIVE_CFLAGS:--O1}
 
@@ -219,4 +226,38 @@ profile_programs() {
     run "$BIN/rakec" -c --no-report --target x86-avx2 "$BATS_TEST_TMPDIR/g.rk" -o "$BATS_TEST_TMPDIR/g.o"
     [ "$status" -eq 1 ]
     [[ $output == *"g.rk:3:16: error: x86-avx2 can't compile gathers yet"* ]]
+}
+
+@test "general runs: random programs from tools/gen-general match the interpreter on every x86 profile, in bounds and out" {
+    local d=$BATS_TEST_TMPDIR/gen f p pairs=0 refused=0 runs=0 traps=0 fails=0 a
+    mkdir -p "$d"
+    cc -O2 -std=c11 -o "$BATS_TEST_TMPDIR/gen-general" "$RAKE_ROOT/tools/gen-general/main.c"
+    "$BATS_TEST_TMPDIR/gen-general" --seed "$GENERAL_SEED" --files "$GENERAL_FILES" --out "$d"
+    for p in x86-sse2 x86-avx2 x86-avx512; do
+        for f in "$d"/*.rk; do
+            pairs=$((pairs + 1))
+            if [ "$p" = x86-avx512 ] && ! has_avx512; then
+                "$BIN/rakec" --verify-native --no-report --target "$p" "$f" -o "$d/v.o" 2>"$d/err" ||
+                    { grep -q "needs more than the 14 general registers" "$d/err" && refused=$((refused + 1)) && continue; cat "$d/err"; return 1; }
+                continue
+            fi
+            if ! "$BIN/rakec" -c --no-report --target "$p" -o "$d/c.o" "$f" 2>"$d/err"; then
+                # the allocator's located refusal is counted; anything else fails
+                grep -q "needs more than the 14 general registers" "$d/err" || { echo "$f on $p:"; cat "$d/err"; return 1; }
+                refused=$((refused + 1))
+                continue
+            fi
+            for a in 0 1 3 5; do
+                runs=$((runs + 1))
+                # shellcheck disable=SC2046
+                same "$p" "$f" $(seq "$a" | sed 's/^/a/') || { fails=$((fails + 1)); cp "$f" "$BATS_TEST_TMPDIR/failed-$(basename "$f")"; }
+                "$BIN/rakec" --interpret --target "$p" "$f" -- $(seq "$a" | sed 's/^/a/') 2>&1 | grep -q ': trap: ' && traps=$((traps + 1))
+            done
+        done
+    done
+    echo "# gen-general seed $GENERAL_SEED: $pairs program-profile pairs, $refused refused for general registers, $runs runs ($traps trap), $fails differ" >&3
+    has_avx512 || echo "# x86-avx512: this CPU has no avx512f (/proc/cpuinfo): compiled and verified, not run" >&3
+    [ "$fails" -eq 0 ]
+    [ "$refused" -le $((pairs / 2)) ]
+    [ "$runs" -gt 0 ]
 }
