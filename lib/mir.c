@@ -327,12 +327,17 @@ static void saves(Flat *fl, bool restore, const RkMTerm *at)
 /* A run's integer arguments past the argument registers, each loaded from
  * its stack slot into the register rake-ra gave it, after the prologue's
  * pushes (which moved the stack pointer down by push_bytes each). */
+static int64_t pushed_bytes(const RkMFunc *f, const RkTarget *t)
+{
+    int pushes = 0;
+    for (int r = 0; r < RK_REG_MAX; r++)
+        pushes += (int)(f->saved[RK_RC_GPR] >> r & 1u);
+    return t->push_bytes * (int64_t)pushes;
+}
+
 static void stack_args(Flat *fl)
 {
     const RkTarget *t = fl->t;
-    int pushes = 0;
-    for (int r = 0; r < RK_REG_MAX; r++)
-        pushes += (int)(fl->f->saved[RK_RC_GPR] >> r & 1u);
     for (int a = 0; a < fl->f->nargs; a++) {
         const RkMArg *x = &fl->f->args[a];
         if (x->stack < 0 || x->reg.num < 0) /* in a register, or never read */
@@ -343,10 +348,22 @@ static void stack_args(Flat *fl)
         bool word = x->bits == 32;
         RkMInstr *in = emit(fl, t->stack_load[!word], "entry", -1, fl->f->loc);
         rk_mir_operand(in, rk_mo_reg(x->reg, word ? 32 : 0, true, false));
-        int64_t disp = t->stack_args + 8 * (int64_t)x->stack + t->push_bytes * (int64_t)pushes;
+        int64_t disp = t->stack_args + 8 * (int64_t)x->stack + pushed_bytes(fl->f, t);
         rk_mir_operand(in, rk_mmem(rk_mreg(RK_RC_GPR, false, t->stack_pointer),
                                    rk_mreg(RK_RC_GPR, false, -1), 1, disp, word ? 32 : 64, false));
     }
+}
+
+/* rake-ra's reload of a stack argument (passes/rake-ra/stackarg.c)
+ * addresses its slot as at the entry; the prologue's pushes lie between. */
+static void reload_slot(RkMInstr *in, int64_t pushed)
+{
+    RkMOp *ops = rk_arena_alloc(&rk_heap, sizeof *ops * (size_t)in->nops);
+    memcpy(ops, in->ops, sizeof *ops * (size_t)in->nops);
+    for (int k = 0; k < in->nops; k++)
+        if (ops[k].kind == RK_MO_MEM)
+            ops[k].disp += pushed;
+    in->ops = ops;
 }
 
 static bool wide_result(const RkMFunc *f, const RkTarget *t)
@@ -609,6 +626,8 @@ RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
         for (int i = 0; i < blk->ninstrs; i++) {
             RkMInstr *in = emit(&fl, NULL, NULL, -1, (RkLoc){0, 0});
             *in = blk->instrs[i];
+            if (in->origin && !strcmp(in->origin, RK_MIR_STACK_ARG))
+                reload_slot(in, pushed_bytes(f, t));
         }
         terminator(&fl, &blk->term, b);
     }

@@ -63,11 +63,17 @@ typedef struct RkMOp {
     bool zero;    /* with a mask: zeroing, not merging */
 } RkMOp;
 
+/* The origin of rake-ra's reload of a run's stack argument (or of its
+ * sign extension) from the argument's slot: its displacement is the
+ * slot's at the entry, and rk_mir_flatten adds the prologue's pushes. */
+#define RK_MIR_STACK_ARG "stack.arg"
+
 typedef struct RkMInstr {
     const char *op;
     RkMOp *ops;
     int nops;
-    const char *origin; /* the native-IR op, "entry", "result", "move", "remat" */
+    const char *origin; /* the native-IR op, "entry", "result", "move", "remat",
+                           RK_MIR_STACK_ARG */
     int nir;            /* the native-IR value id, -1 if none */
     RkLoc loc;          /* the source of the native-IR op, {0,0} if none */
     bool again;         /* added by rake-ra where registers ran out: a load

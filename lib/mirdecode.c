@@ -23,6 +23,8 @@ typedef struct Dec {
     RkMFunc *f;
     json_t *blocks;
     RkStrMap labels; /* the function's block labels: index + 1 */
+    bool stack_arg;  /* decoding a reload of a stack argument (RK_MIR_STACK_ARG):
+                        its memory operand is the stack pointer and a slot */
 } Dec;
 
 static void only_keys(json_t *o, ...)
@@ -178,9 +180,16 @@ static RkMOp dec_mem(Dec *d, json_t *o)
     RkMReg base = none, index = none;
     if (json_object_get(a, "base")) {
         rk_ir_push_key("base");
-        base = dec_reg(d, json_object_get(a, "base"), &bits, RK_RC_GPR, true);
+        base = dec_reg(d, json_object_get(a, "base"), &bits, RK_RC_GPR, !d->stack_arg);
+        if (d->stack_arg && (base.virt || base.num != d->t->stack_pointer))
+            rk_ir_fail("a %s instruction reads its slot from the stack pointer",
+                       RK_MIR_STACK_ARG);
         rk_ir_pop();
+    } else if (d->stack_arg) {
+        rk_ir_fail("a %s instruction reads its slot from the stack pointer", RK_MIR_STACK_ARG);
     }
+    if (d->stack_arg && json_object_get(a, "index"))
+        rk_ir_fail("a %s instruction's slot has no index", RK_MIR_STACK_ARG);
     if (json_object_get(a, "index")) {
         rk_ir_push_key("index");
         index = dec_reg(d, json_object_get(a, "index"), &bits, RK_RC_GPR, true);
@@ -343,6 +352,12 @@ static void dec_instr(Dec *d, RkMBlock *b, json_t *x)
     b->ninstrs++;
     memset(in, 0, sizeof *in);
     in->op = desc->mnem;
+    const char *origin = rk_ir_get_str(x, "origin", false);
+    d->stack_arg = origin && !strcmp(origin, RK_MIR_STACK_ARG);
+    if (d->stack_arg && (!d->f->kind || !strstr(d->f->kind, "run"))) {
+        rk_ir_push_key("origin");
+        rk_ir_fail("only a run has stack arguments to load again");
+    }
     json_t *args = rk_ir_get_array(x, "args", true);
     rk_ir_push_key("args");
     for (size_t k = 0; k < json_array_size(args); k++) {
@@ -355,6 +370,7 @@ static void dec_instr(Dec *d, RkMBlock *b, json_t *x)
                    "i immediate, l label, * registers read)",
                    op, desc->roles);
     rk_ir_pop();
+    d->stack_arg = false;
     in->origin = dup_str(x, "origin", true);
     in->nir = (int)rk_ir_get_int(x, "nir", false, -1);
     in->loc = opt_loc(x);
@@ -740,7 +756,7 @@ RkMModule *rk_mir_decode(json_t *root)
         rk_ir_fail_at("/target", "'%s' has no native backend target table", m->target);
     m->allocated = rk_ir_get_bool(root, "allocated");
     json_t *fs = rk_ir_get_array(root, "functions", true);
-    Dec d = {m, m->t, NULL, NULL, {0}};
+    Dec d = {m, m->t, NULL, NULL, {0}, false};
     rk_ir_push_key("functions");
     for (size_t i = 0; i < json_array_size(fs); i++) {
         rk_ir_push_index(i);

@@ -20,7 +20,7 @@
 #                1; RAKE_GENERAL_FILES, default 16) the same way, with 0,
 #                1, 3 and 5 arguments; a program the allocator refuses
 #                (more general values live than registers) is counted,
-#                and no more than half may be
+#                and no more than a quarter may be
 #
 # AVX-512 code runs only where /proc/cpuinfo has avx512f; elsewhere it is
 # compiled and verified, and the test says it skipped the execution.
@@ -212,6 +212,36 @@ profile_programs() {
     done
 }
 
+@test "general runs: when general registers run out, stack arguments and their sign extensions are loaded again from their slots, and rake-verify allows no other read of the stack" {
+    local d=$BATS_TEST_TMPDIR p r=$RAKE_ROOT/tests/x86/cli/stack-reload.rk
+    for p in x86-sse2 x86-avx2 x86-avx512; do
+        "$BIN/rakec" --stop-after ra --target "$p" -o "$d/ra.json" "$r"
+        # reloads: rake-ra's, origin stack.arg, marked again; some sign-extend
+        [ "$(jq '[.. | objects | select(.origin? == "stack.arg" and .again == true)] | length' "$d/ra.json")" -ge 4 ]
+        "$BIN/rake-emit" <"$d/ra.json" >"$d/ok.s"
+        grep -qE $'^	movslq	[0-9]+\(%rsp\), %r' "$d/ok.s"
+        [ "$(grep -cE '[0-9]+\(%rsp\), %' "$d/ok.s")" -gt 5 ] # more than the five arguments' entry loads
+        as --64 "$d/ok.s" -o "$d/ok.o"
+        "$BIN/rake-verify" --object "$d/ok.o" --whole-program <"$d/ra.json"
+        # a reload from below the arguments (the return address): the stack rule
+        jq '([paths(objects and .origin? == "stack.arg")][0]) as $p | setpath($p + ["args", 1, "mem", "disp"]; 0)' \
+            "$d/ra.json" >"$d/bad.json"
+        "$BIN/rake-emit" <"$d/bad.json" >"$d/bad.s"
+        ! cmp -s "$d/ok.s" "$d/bad.s"
+        as --64 "$d/bad.s" -o "$d/bad.o"
+        run "$BIN/rake-verify" --object "$d/bad.o" --whole-program <"$d/bad.json"
+        echo "$output"
+        [ "$status" -eq 1 ]
+        [[ $output == *"(%rsp), %"*"): stack: "* ]]
+        # a reload from anything but the stack pointer is not rake.mir
+        jq '([paths(objects and .origin? == "stack.arg")][0]) as $p | setpath($p + ["args", 1, "mem", "base", "reg"]; "rax")' \
+            "$d/ra.json" >"$d/base.json"
+        run "$BIN/rake-emit" <"$d/base.json"
+        [ "$status" -eq 2 ]
+        [[ $output == *"a stack.arg instruction reads its slot from the stack pointer"* ]]
+    done
+}
+
 @test "general runs: what they don't do natively is a located error" {
     printf 'run v(out: mut []f32, <a: f32>, <b: f32>, <c: f32>, <d: f32>, <e: f32>, <f: f32>, <g: f32>, <h: f32>, <i: f32>):\n  out[<0>] <- <i>\n' >"$BATS_TEST_TMPDIR/nine.rk"
     run "$BIN/rakec" -c --no-report --target x86-avx2 "$BATS_TEST_TMPDIR/nine.rk" -o "$BATS_TEST_TMPDIR/nine.o"
@@ -258,6 +288,6 @@ profile_programs() {
     echo "# gen-general seed $GENERAL_SEED: $pairs program-profile pairs, $refused refused for general registers, $runs runs ($traps trap), $fails differ" >&3
     has_avx512 || echo "# x86-avx512: this CPU has no avx512f (/proc/cpuinfo): compiled and verified, not run" >&3
     [ "$fails" -eq 0 ]
-    [ "$refused" -le $((pairs / 2)) ]
+    [ "$refused" -le $((pairs / 4)) ]
     [ "$runs" -gt 0 ]
 }

@@ -16,7 +16,9 @@
  * calling-convention registers until their last use, dying values hand
  * their registers to results, hints avoid moves into the result register
  * and across loop edges, and a constant load may be repeated when a class
- * runs out; as a last resort, a value computed from others still live is
+ * runs out (as may a column pointer, a loaded rack, or a run's stack
+ * argument or its sign extension, from the argument's slot: stackarg.c,
+ * origin "stack.arg"); as a last resort, a value computed from others still live is
  * computed again where it is next read (recompute.c; --no-recompute
  * turns that off, to see what it saves).  A function that still needs
  * more registers of a class at once than the target has is rejected with

@@ -4,6 +4,7 @@
  *   live.c     positions, liveness across blocks, each vreg's live segments
  *   scan.c     the linear scan, rematerialisation, running out
  *   recompute.c  computing a value again where it is next read
+ *   stackarg.c a run's stack arguments loaded again from their slots
  *   commute.c  a copy into a commuting operation takes its dying operand
  *   resolve.c  physical registers into the code, jump moves, saves
  *
@@ -85,6 +86,15 @@ int ra_scan(Ra *ra, int *cls);
 void ra_holders(Ra *ra, int pos); /* owner[][] at pos */
 bool ra_rematerialise(Ra *ra, int stuck, int cls);
 bool ra_column_load(const RkMInstr *in); /* a stack run's column pointer from its descriptor */
+/* v's readers read a fresh copy made by `load` right before them (one per
+ * block, none across `stuck`); drop: v's own definition (at its range's
+ * start) goes */
+void ra_split_with(Ra *ra, int v, int stuck, int cls, const RkMInstr *load, bool drop);
+/* whether v is a block parameter or the register a branch tests */
+bool ra_carried(Ra *ra, int v, int cls);
+/* stackarg.c: true if it freed a general register at `stuck` by giving
+ * back a stack argument or its sign extension, reloaded from its slot */
+bool ra_stack_reload(Ra *ra, int stuck, int cls);
 _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls);
 bool ra_defines(const RkMInstr *in, int v); /* writes v whole, unmasked */
 bool ra_occurs_at(Ra *ra, int pos, int v);

@@ -34,6 +34,9 @@
  * is live: the reload then reads what the load read.  A compaction's tail
  * holds every column's masked rack at once, beside the values computed
  * from them.
+ * A run's argument the caller passed on the stack, or its sign extension,
+ * is given back the same way last (stackarg.c): the reload reads the
+ * caller's slot again.
  * A reload is not a spill: nothing is stored.
  * Otherwise the function needs more registers than the target has, and
  * is rejected with a located error: Rake never spills. */
@@ -541,16 +544,22 @@ static bool split_candidate(Ra *ra, int v, int stuck, int cls, bool loads)
     for (int k = 0; k < ra->f->nallow; k++)
         if (ra->f->allow[k].vreg == v)
             return false;
+    /* a destructive instruction may rewrite a loaded copy */
+    return !ra_carried(ra, v, cls) && ra->writes[v] == 1;
+}
+
+bool ra_carried(Ra *ra, int v, int cls)
+{
     for (int b = 0; b < ra->f->nblocks; b++) {
         RkMBlock *bl = ra->f->blocks[b];
         for (int j = 0; j < bl->nparams; j++)
             if (bl->params[j].virt && bl->params[j].cls == cls && bl->params[j].num == v)
-                return false;
+                return true;
         const RkMOp *tr = rk_mir_term_reg(&bl->term);
         if (tr && tr->reg.virt && tr->reg.num == v)
-            return false;
+            return true;
     }
-    return ra->writes[v] == 1; /* a destructive instruction may rewrite a loaded copy */
+    return false;
 }
 
 /* A load of the constant into a fresh vreg, inserted at `at` of block b. */
@@ -600,15 +609,26 @@ static void split(Ra *ra, int v, int stuck, int cls)
 {
     RkMFunc *f = ra->f;
     int db = ra->pos.block[ra->r[v].lo], di = ra->r[v].lo - ra->pos.start[db] - 1;
-    int sb = ra->pos.block[stuck], si = stuck - ra->pos.start[sb] - 1;
     RkMInstr def = f->blocks[db]->instrs[di];
     def.ops = rk_arena_alloc(&rk_heap, sizeof *def.ops * (size_t)def.nops);
     memcpy(def.ops, f->blocks[db]->instrs[di].ops, sizeof *def.ops * (size_t)def.nops);
-    RkMBlock *d = f->blocks[db];
-    memmove(&d->instrs[di], &d->instrs[di + 1], sizeof *d->instrs * (size_t)(d->ninstrs - di - 1));
-    d->ninstrs--;
-    if (db == sb && di < si)
-        si--;
+    ra_split_with(ra, v, stuck, cls, &def, true);
+}
+
+void ra_split_with(Ra *ra, int v, int stuck, int cls, const RkMInstr *load, bool drop)
+{
+    RkMFunc *f = ra->f;
+    RkMInstr def = *load;
+    int sb = ra->pos.block[stuck], si = stuck - ra->pos.start[sb] - 1;
+    if (drop) {
+        int db = ra->pos.block[ra->r[v].lo], di = ra->r[v].lo - ra->pos.start[db] - 1;
+        RkMBlock *d = f->blocks[db];
+        memmove(&d->instrs[di], &d->instrs[di + 1],
+                sizeof *d->instrs * (size_t)(d->ninstrs - di - 1));
+        d->ninstrs--;
+        if (db == sb && di < si)
+            si--;
+    }
     for (int b = 0; b < f->nblocks; b++) {
         RkMBlock *bl = f->blocks[b];
         int fresh = -1, added = 0;
@@ -671,7 +691,7 @@ bool ra_rematerialise(Ra *ra, int stuck, int cls)
                 }
             }
         if (victim < 0)
-            return false;
+            return ra_stack_reload(ra, stuck, cls);
         split(ra, victim, stuck, cls);
         return true;
     }

@@ -280,15 +280,40 @@ static const RkInsnDesc *mir_desc(const Ctx *c, const RkMInstr *mi)
     return mi ? rk_target_insn(c->t, mi->op) : NULL;
 }
 
-/* A run's load of an argument System V passes on the stack, which the
- * flattening puts after the prologue (lib/mir.c, stack_args): the one
- * read of the stack pointer a run makes.  The selection rule checks its
- * slot's displacement and its register; check_abi its slot. */
+/* Whether a memory operand is the slot of one of the function's stack
+ * arguments, below the prologue's pushes. */
+static bool argument_slot(const Ctx *c, const RkMOp *m)
+{
+    int pushes = 0;
+    for (int r = 0; r < RK_REG_MAX; r++)
+        pushes += (int)(c->f->saved[RK_RC_GPR] >> r & 1u);
+    if (m->index.num >= 0 || m->reg.virt || m->reg.num != c->t->stack_pointer)
+        return false;
+    for (int a = 0; a < c->f->nargs; a++) {
+        const RkMArg *x = &c->f->args[a];
+        if (x->stack >= 0 && m->bits <= (x->bits == 32 ? 32 : 64) &&
+            m->disp == c->t->stack_args + 8 * (int64_t)x->stack + c->t->push_bytes * (int64_t)pushes)
+            return true;
+    }
+    return false;
+}
+
+/* A run's load of an argument System V passes on the stack: the
+ * flattening's after the prologue (lib/mir.c, stack_args), or rake-ra's
+ * reload of the argument or of its sign extension where registers ran
+ * out (RK_MIR_STACK_ARG, passes/rake-ra/stackarg.c).  These are the only
+ * reads of the stack pointer a run makes, each at an argument's slot.
+ * The selection rule checks the instruction and its register; check_abi
+ * each argument's slot. */
 static bool stack_arg_load(const Ctx *c, const RkMInstr *mi)
 {
-    return mi && !strcmp(mi->origin, "entry") && mi->nops == 2 &&
-           mi->ops[1].kind == RK_MO_MEM && !mi->ops[1].reg.virt &&
-           mi->ops[1].reg.num == c->t->stack_pointer && c->t->stack_load[0] &&
+    if (!mi || mi->nops != 2 || mi->ops[1].kind != RK_MO_MEM || !c->t->stack_load[0] ||
+        mi->ops[0].kind != RK_MO_REG || mi->ops[0].reg.cls != RK_RC_GPR || !mi->ops[0].def ||
+        !argument_slot(c, &mi->ops[1]))
+        return false;
+    if (!strcmp(mi->origin, RK_MIR_STACK_ARG))
+        return c->f->kind && strstr(c->f->kind, "run");
+    return !strcmp(mi->origin, "entry") &&
            (!strcmp(mi->op, c->t->stack_load[0]) || !strcmp(mi->op, c->t->stack_load[1]));
 }
 
