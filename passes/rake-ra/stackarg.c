@@ -11,8 +11,9 @@
  * descriptor, this is a reload, not a spill.
  *
  * When general registers run out and no constant or column pointer can
- * go (scan.c), a value held in a register at the stuck position and not
- * read there is given back if it is
+ * go (scan.c), the value the scan could not place, or else a value held
+ * in a register at the stuck position and not read there, is given back
+ * if it is
  *   - a stack argument itself (the target's stack load: `movl 16(%rsp)`),
  *     or
  *   - the sign extension of a 32-bit stack argument (rake-lower widens a
@@ -101,6 +102,16 @@ bool ra_stack_reload(Ra *ra, int stuck, int cls)
     int victim = -1, victim_next = -1;
     RkMInstr load, best;
     bool drop = false, best_drop = false;
+    /* the value the scan could not place, when it is one: an argument
+     * first read late is live from the entry, where every register was
+     * given to something; loaded where it is read, it needs a register
+     * only there */
+    for (int v = 0; v < ra->f->nvregs; v++)
+        if (ra->f->vclass[v] == RK_RC_GPR && ra->r[v].reg < 0 && ra_occurs_at(ra, stuck, v) &&
+            movable(ra, v) && reload_of(ra, v, &load, &drop)) {
+            ra_split_with(ra, v, stuck, cls, &load, drop);
+            return true;
+        }
     for (int g = 0; g < ra->t->regs[cls].count; g++) {
         int v = ra->owner[cls][g] - 1;
         if (v < 0 || ra_occurs_at(ra, stuck, v) || !movable(ra, v) || !reload_of(ra, v, &load, &drop))
