@@ -239,6 +239,16 @@ profile_programs() {
         run "$BIN/rake-emit" <"$d/base.json"
         [ "$status" -eq 2 ]
         [[ $output == *"a stack.arg instruction reads its slot from the stack pointer"* ]]
+        # nor with an index, nor in a kernel (only runs have stack arguments)
+        jq '([paths(objects and .origin? == "stack.arg")][0]) as $p | setpath($p + ["args", 1, "mem", "index"]; {"reg": "rax", "class": "gpr"})' \
+            "$d/ra.json" >"$d/index.json"
+        run "$BIN/rake-emit" <"$d/index.json"
+        [ "$status" -eq 2 ]
+        [[ $output == *"a stack.arg instruction's slot has no index"* ]]
+        jq '.functions[0].kind = "rake"' "$d/ra.json" >"$d/kernel.json"
+        run "$BIN/rake-emit" <"$d/kernel.json"
+        [ "$status" -eq 2 ]
+        [[ $output == *"/origin: only a run has stack arguments to load again"* ]]
     done
 }
 
