@@ -327,12 +327,22 @@ static void saves(Flat *fl, bool restore, const RkMTerm *at)
 /* A run's integer arguments past the argument registers, each loaded from
  * its stack slot into the register rake-ra gave it, after the prologue's
  * pushes (which moved the stack pointer down by push_bytes each). */
-static int64_t pushed_bytes(const RkMFunc *f, const RkTarget *t)
+int64_t rk_mir_pushed_bytes(const RkMFunc *f, const RkTarget *t)
 {
     int pushes = 0;
     for (int r = 0; r < RK_REG_MAX; r++)
         pushes += (int)(f->saved[RK_RC_GPR] >> r & 1u);
     return t->push_bytes * (int64_t)pushes;
+}
+
+int64_t rk_mir_arg_slot(const RkTarget *t, const RkMArg *a)
+{
+    return t->stack_args + 8 * (int64_t)a->stack;
+}
+
+bool rk_mir_is_run(const RkMFunc *f)
+{
+    return f->kind && strstr(f->kind, "run");
 }
 
 static void stack_args(Flat *fl)
@@ -348,7 +358,7 @@ static void stack_args(Flat *fl)
         bool word = x->bits == 32;
         RkMInstr *in = emit(fl, t->stack_load[!word], "entry", -1, fl->f->loc);
         rk_mir_operand(in, rk_mo_reg(x->reg, word ? 32 : 0, true, false));
-        int64_t disp = t->stack_args + 8 * (int64_t)x->stack + pushed_bytes(fl->f, t);
+        int64_t disp = rk_mir_arg_slot(t, x) + rk_mir_pushed_bytes(fl->f, t);
         rk_mir_operand(in, rk_mmem(rk_mreg(RK_RC_GPR, false, t->stack_pointer),
                                    rk_mreg(RK_RC_GPR, false, -1), 1, disp, word ? 32 : 64, false));
     }
@@ -615,6 +625,7 @@ RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
     }
     saves(&fl, false, NULL);
     stack_args(&fl);
+    int64_t pushed = rk_mir_pushed_bytes(f, t);
     for (int k = 0; k < f->nblocks; k++) {
         int b = order[k];
         const RkMBlock *blk = f->blocks[b];
@@ -627,7 +638,7 @@ RkMFlat rk_mir_flatten(const RkMFunc *f, const RkTarget *t)
             RkMInstr *in = emit(&fl, NULL, NULL, -1, (RkLoc){0, 0});
             *in = blk->instrs[i];
             if (in->origin && !strcmp(in->origin, RK_MIR_STACK_ARG))
-                reload_slot(in, pushed_bytes(f, t));
+                reload_slot(in, pushed);
         }
         terminator(&fl, &blk->term, b);
     }

@@ -128,6 +128,7 @@ typedef struct RkMArg {
  * descriptor). */
 int rk_mir_int_arg_bits(const char *type);
 
+
 /* A virtual register that only some registers of its class may hold (an
  * encoding limit the selector knows: docs/mir.md, "Register limits"). */
 typedef struct RkMAllow {
@@ -219,6 +220,17 @@ bool rk_mir_is_vreg(const RkMOp *o, RkRegClass c, int v);
  * allocated): one for a value defined once, more where a destructive
  * instruction rewrites it; block parameters don't count. */
 int *rk_mir_write_counts(const RkMFunc *f);
+
+/* Stack argument a's slot as the stack pointer addresses it at the
+ * entry (before the prologue's pushes), and the bytes those pushes move
+ * it by (the callee-saved registers f saves); an argument's load after
+ * the prologue reads their sum. */
+int64_t rk_mir_arg_slot(const RkTarget *t, const RkMArg *a);
+int64_t rk_mir_pushed_bytes(const RkMFunc *f, const RkTarget *t);
+
+/* Whether f is a run (stack or general): only runs take arguments on the
+ * stack. */
+bool rk_mir_is_run(const RkMFunc *f);
 
 /* constants as memory operands (mirfold.c) */
 /* A pure load of a pool constant into a register (movaps, vbroadcastss,

@@ -181,13 +181,10 @@ static RkMOp dec_mem(Dec *d, json_t *o)
     if (json_object_get(a, "base")) {
         rk_ir_push_key("base");
         base = dec_reg(d, json_object_get(a, "base"), &bits, RK_RC_GPR, !d->stack_arg);
-        if (d->stack_arg && (base.virt || base.num != d->t->stack_pointer))
-            rk_ir_fail("a %s instruction reads its slot from the stack pointer",
-                       RK_MIR_STACK_ARG);
         rk_ir_pop();
-    } else if (d->stack_arg) {
-        rk_ir_fail("a %s instruction reads its slot from the stack pointer", RK_MIR_STACK_ARG);
     }
+    if (d->stack_arg && (base.virt || base.num != d->t->stack_pointer))
+        rk_ir_fail("a %s instruction reads its slot from the stack pointer", RK_MIR_STACK_ARG);
     if (d->stack_arg && json_object_get(a, "index"))
         rk_ir_fail("a %s instruction's slot has no index", RK_MIR_STACK_ARG);
     if (json_object_get(a, "index")) {
@@ -354,7 +351,7 @@ static void dec_instr(Dec *d, RkMBlock *b, json_t *x)
     in->op = desc->mnem;
     const char *origin = rk_ir_get_str(x, "origin", false);
     d->stack_arg = origin && !strcmp(origin, RK_MIR_STACK_ARG);
-    if (d->stack_arg && (!d->f->kind || !strstr(d->f->kind, "run"))) {
+    if (d->stack_arg && !rk_mir_is_run(d->f)) {
         rk_ir_push_key("origin");
         rk_ir_fail("only a run has stack arguments to load again");
     }

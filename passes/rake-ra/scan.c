@@ -794,7 +794,7 @@ _Noreturn void ra_out_of_registers(Ra *ra, int stuck, int cls)
         at = f->loc;
     rk_diag_error(at, "%s %s needs more than the %d %s registers of %s%s at once: %d values "
                       "are live here; Rake never spills to the stack",
-                  strstr(f->kind, "run") ? "run" : f->kind, f->name, rk_target_allocatable(ra->t, (RkRegClass)cls),
+                  rk_mir_is_run(f) ? "run" : f->kind, f->name, rk_target_allocatable(ra->t, (RkRegClass)cls),
                   class_words(cls), ra->t->profile, reserved_note(ra->t, cls), live);
     note_holders(ra, cls);
     if (ra_refused_file) { /* for rakec, which may lower f again for pressure */

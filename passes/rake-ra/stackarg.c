@@ -47,7 +47,7 @@ static RkMOp slot_operand(const Ra *ra, const RkMArg *a, int bits)
 {
     const RkTarget *t = ra->t;
     return rk_mmem(rk_mreg(RK_RC_GPR, false, t->stack_pointer), rk_mreg(RK_RC_GPR, false, -1), 1,
-                   t->stack_args + 8 * (int64_t)a->stack, bits, false);
+                   rk_mir_arg_slot(t, a), bits, false);
 }
 
 /* Whether v may be given back: held whole, written once (or never: an
@@ -97,7 +97,7 @@ static bool reload_of(Ra *ra, int v, RkMInstr *load, bool *drop)
 
 bool ra_stack_reload(Ra *ra, int stuck, int cls)
 {
-    if (cls != RK_RC_GPR || !ra->t->stack_load[0] || !strstr(ra->f->kind, "run"))
+    if (cls != RK_RC_GPR || !ra->t->stack_load[0] || !rk_mir_is_run(ra->f))
         return false;
     int victim = -1, victim_next = -1;
     RkMInstr load, best;

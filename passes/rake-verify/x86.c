@@ -284,15 +284,13 @@ static const RkInsnDesc *mir_desc(const Ctx *c, const RkMInstr *mi)
  * arguments, below the prologue's pushes. */
 static bool argument_slot(const Ctx *c, const RkMOp *m)
 {
-    int pushes = 0;
-    for (int r = 0; r < RK_REG_MAX; r++)
-        pushes += (int)(c->f->saved[RK_RC_GPR] >> r & 1u);
     if (m->index.num >= 0 || m->reg.virt || m->reg.num != c->t->stack_pointer)
         return false;
+    int64_t pushed = rk_mir_pushed_bytes(c->f, c->t);
     for (int a = 0; a < c->f->nargs; a++) {
         const RkMArg *x = &c->f->args[a];
         if (x->stack >= 0 && m->bits <= (x->bits == 32 ? 32 : 64) &&
-            m->disp == c->t->stack_args + 8 * (int64_t)x->stack + c->t->push_bytes * (int64_t)pushes)
+            m->disp == rk_mir_arg_slot(c->t, x) + pushed)
             return true;
     }
     return false;
@@ -312,7 +310,7 @@ static bool stack_arg_load(const Ctx *c, const RkMInstr *mi)
         !argument_slot(c, &mi->ops[1]))
         return false;
     if (!strcmp(mi->origin, RK_MIR_STACK_ARG))
-        return c->f->kind && strstr(c->f->kind, "run");
+        return rk_mir_is_run(c->f);
     return !strcmp(mi->origin, "entry") &&
            (!strcmp(mi->op, c->t->stack_load[0]) || !strcmp(mi->op, c->t->stack_load[1]));
 }
@@ -668,7 +666,7 @@ static void check_abi(Ctx *c)
                                : "the stack";
         int slot = used[cls] - c->t->nargs[cls];
         used[cls]++;
-        bool run = c->f->kind && strstr(c->f->kind, "run");
+        bool run = rk_mir_is_run(c->f);
         if (a->stack >= 0) {
             if (slot >= 0 && cls == RK_RC_GPR && run && a->stack == slot)
                 continue; /* loaded from its slot (stack_arg_load) */
