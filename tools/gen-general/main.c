@@ -25,6 +25,8 @@
  * (contraction), float values stay small integers and halves (every sum
  * exact), integers stay far from overflow.  The output is a function of
  * the arguments.  Build: cc -O2 -std=c11 tools/gen-general/main.c */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -341,6 +343,17 @@ static void usage(void)
     exit(2);
 }
 
+/* A decimal argument no larger than max, or the usage. */
+static unsigned long long number(const char *s, unsigned long long max)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end || errno || v > max || s[0] == '-')
+        usage();
+    return v;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long long seed = 1;
@@ -348,11 +361,11 @@ int main(int argc, char **argv)
     int files = 16;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 10);
+            seed = number(argv[++i], ULLONG_MAX);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--files") && i + 1 < argc)
-            files = atoi(argv[++i]);
+            files = (int)number(argv[++i], 100000);
         else
             usage();
     }
@@ -361,7 +374,11 @@ int main(int argc, char **argv)
     state = seed * 0x2545f4914f6cdd1dull ^ 0x47454e45ull;
     for (int k = 0; k < files; k++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/g%03d.rk", dir, k);
+        if (snprintf(path, sizeof path, "%s/g%03d.rk", dir, k) >= (int)sizeof path) {
+            fprintf(stderr, "gen-general: %s: a directory name longer than %zu bytes\n", dir,
+                    sizeof path - 16);
+            return 2;
+        }
         out = fopen(path, "w");
         if (!out) {
             perror(path);
